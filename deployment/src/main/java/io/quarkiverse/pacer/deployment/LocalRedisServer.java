@@ -1,0 +1,211 @@
+package io.quarkiverse.pacer.deployment;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.deployment.builditem.Startable;
+
+/**
+ * A {@code redis-server} process on a free loopback port: Pacer's Dev Service when no container runtime is available.
+ * <p>
+ * Nothing is persisted (no RDB, no AOF) and the working directory is a fresh temporary directory, so every start is
+ * a clean Redis that no other process uses.
+ */
+public final class LocalRedisServer implements Startable {
+
+    private static final Logger LOG = Logger.getLogger(LocalRedisServer.class);
+    private static final long STARTUP_TIMEOUT_MILLIS = 10_000;
+    private static final int START_ATTEMPTS = 3;
+
+    private final Path executable;
+    private Process process;
+    private Path workDir;
+    private int port;
+    private Thread shutdownHook;
+
+    public LocalRedisServer(Path executable) {
+        this.executable = executable;
+    }
+
+    /**
+     * Resolves {@code command} (a path, or a bare name looked up on the {@code PATH}) to an executable file.
+     */
+    public static Optional<Path> locate(String command) {
+        if (command.contains(File.separator)) {
+            Path path = Path.of(command);
+            return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
+        }
+        String pathVariable = System.getenv("PATH");
+        if (pathVariable == null) {
+            return Optional.empty();
+        }
+        for (String dir : pathVariable.split(File.pathSeparator)) {
+            if (dir.isBlank()) {
+                continue;
+            }
+            Path candidate = Path.of(dir, command);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public void start() {
+        IllegalStateException last = null;
+        // A free port can be taken by someone else between probing and binding: retry on a new port.
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                startOnce(freePort());
+                return;
+            } catch (IllegalStateException e) {
+                last = e;
+                stopProcess();
+            }
+        }
+        throw last;
+    }
+
+    private void startOnce(int candidatePort) {
+        try {
+            workDir = Files.createTempDirectory("pacer-redis-");
+            List<String> command = new ArrayList<>(List.of(executable.toString(),
+                    "--port", Integer.toString(candidatePort),
+                    "--bind", "127.0.0.1",
+                    "--save", "",
+                    "--appendonly", "no",
+                    "--daemonize", "no",
+                    "--dir", workDir.toString(),
+                    "--logfile", workDir.resolve("redis.log").toString()));
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(workDir.resolve("stdout.log").toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new IllegalStateException("Pacer could not start " + executable + ": " + e.getMessage(), e);
+        }
+        port = candidatePort;
+        awaitPong();
+        shutdownHook = new Thread(this::stopProcess, "pacer-redis-server-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        LOG.infof("Pacer Dev Services started redis-server (%s) on 127.0.0.1:%d (pid %d); no container runtime is"
+                + " available, so Pacer runs a local redis-server instead", executable, port, process.pid());
+    }
+
+    private void awaitPong() {
+        long deadline = System.currentTimeMillis() + STARTUP_TIMEOUT_MILLIS;
+        while (System.currentTimeMillis() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited with code " + process.exitValue()
+                        + " while starting on port " + port + "; see " + workDir.resolve("redis.log"));
+            }
+            if (ping()) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for redis-server", e);
+            }
+        }
+        throw new IllegalStateException("redis-server did not answer PING on port " + port + " within "
+                + STARTUP_TIMEOUT_MILLIS + " ms; see " + workDir.resolve("redis.log"));
+    }
+
+    private boolean ping() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            socket.setSoTimeout(500);
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            return "+PONG".equals(in.readLine());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("No free port for redis-server", e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String getConnectionInfo() {
+        return "127.0.0.1:" + port;
+    }
+
+    @Override
+    public String getContainerId() {
+        return null;
+    }
+
+    @Override
+    public void close() {
+        if (shutdownHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // the hook runs anyway
+            }
+            shutdownHook = null;
+        }
+        stopProcess();
+    }
+
+    private void stopProcess() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        process = null;
+        p.destroy();
+        try {
+            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+        }
+        LOG.debugf("Pacer Dev Services stopped redis-server on port %d", port);
+        deleteQuietly(workDir);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException ignored) {
+            // a temp directory left behind is harmless
+        }
+    }
+}

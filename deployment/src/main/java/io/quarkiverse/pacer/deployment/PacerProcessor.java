@@ -1,0 +1,42 @@
+package io.quarkiverse.pacer.deployment;
+
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
+import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
+
+/**
+ * The plumbing both capabilities share: the feature, the Redis client Pacer uses and the Lua scripts.
+ */
+class PacerProcessor {
+
+    static final String FEATURE = "pacer";
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    RequestedRedisClientBuildItem requestRedisClient(PacerBuildTimeConfig config) {
+        // Pacer looks its client up programmatically, so the Redis extension must be told to create it.
+        return new RequestedRedisClientBuildItem(config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem registerRedisAccess() {
+        return AdditionalBeanBuildItem.unremovableOf(PacerRedis.class);
+    }
+
+    @BuildStep
+    NativeImageResourcePatternsBuildItem registerScriptsForNativeImage() {
+        return NativeImageResourcePatternsBuildItem.builder()
+                .includeGlob(LuaScript.RESOURCE_DIRECTORY + "*.lua")
+                .build();
+    }
+}

@@ -1,0 +1,44 @@
+package io.quarkiverse.pacer.runtime.config;
+
+import java.util.Optional;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Pacer configuration fixed at build time.
+ */
+@ConfigMapping(prefix = "quarkus.pacer")
+@ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
+public interface PacerBuildTimeConfig {
+
+    /**
+     * The name of the Quarkus Redis client Pacer uses (a client configured with {@code quarkus.redis."name".*}).
+     * When absent, Pacer uses the default Redis client ({@code quarkus.redis.*}).
+     */
+    Optional<String> redisClientName();
+
+    /**
+     * Dev Services: a local {@code redis-server} for dev and test mode when Docker is not available.
+     */
+    DevServices devservices();
+
+    interface DevServices {
+
+        /**
+         * Whether Pacer starts a local {@code redis-server} process in dev and test mode when the Redis client Pacer
+         * uses has no {@code hosts} configured and no container runtime (Docker, Podman) is available for the Redis
+         * client's own Dev Services. Set to {@code false} to turn the fallback off.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The {@code redis-server} executable to start. A bare name is looked up on the {@code PATH}.
+         */
+        @WithDefault("redis-server")
+        String redisServer();
+    }
+}
