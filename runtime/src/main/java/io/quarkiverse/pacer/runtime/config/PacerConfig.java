@@ -17,4 +17,9 @@ public interface PacerConfig {
      */
     @WithDefault("pacer")
     String keyPrefix();
+
+    /**
+     * Delay queues: {@code quarkus.pacer.delayed.*}.
+     */
+    DelayedRuntimeConfig delayed();
 }
