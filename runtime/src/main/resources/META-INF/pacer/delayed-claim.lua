@@ -6,7 +6,7 @@
 -- ARGV[3]: lease in millis
 -- ARGV[4]: most expired leases to reclaim in this call
 -- ARGV[5]: claim nonce, unique per call: claim tokens are ARGV[5] .. ':' .. i
--- Returns: {now millis, next due millis or -1, reclaimed count,
+-- Returns: {now millis, next wake-up millis or -1 (the earliest due time or lease deadline), reclaimed count,
 --           then per claimed message: id, token, payload, encoding, attempt, redeliveries, due millis}
 -- Work: O((ARGV[2] + ARGV[4]) * log n) for n messages in the queue
 local t = redis.call('TIME')
@@ -46,8 +46,13 @@ for i, id in ipairs(ids) do
         out[#out + 1] = tonumber(m[5])
     end
 end
+-- The caller sleeps until the earliest due time, or the earliest lease deadline (a lease may expire unrenewed).
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local lease = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 if first[2] then
     out[2] = tonumber(first[2])
+end
+if lease[2] and (out[2] == -1 or tonumber(lease[2]) < out[2]) then
+    out[2] = tonumber(lease[2])
 end
 return out

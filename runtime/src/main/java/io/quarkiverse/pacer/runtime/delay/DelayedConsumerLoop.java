@@ -194,7 +194,7 @@ final class DelayedConsumerLoop {
         if (delay <= 0) {
             claim();
         } else {
-            armTimer(delay);
+            armTimer(delay + 1); // a millisecond late rather than early: Redis compares whole milliseconds
         }
     }
 
