@@ -103,6 +103,8 @@ final class DelayedConsumerLoop {
     private long clockOffsetMillis;
     private final List<String> acks = new ArrayList<>();
     private boolean ackFlushScheduled;
+    private boolean ackInFlight;
+    private int renewCalls;
     private CompletableFuture<Void> stopped;
     private volatile boolean stopping;
 
@@ -396,24 +398,43 @@ final class DelayedConsumerLoop {
     private void ack(Claimed message) {
         acks.add(message.id);
         acks.add(message.token);
-        if (!ackFlushScheduled) {
+        if (!ackFlushScheduled && !ackInFlight) {
             // Acks finished in the same turn of the event loop travel together.
             ackFlushScheduled = true;
-            redisOperations++;
             context.runOnContext(v -> flushAcks());
         }
     }
 
+    /** Sends the pending acks, one call at a time: acks that finish meanwhile go in the next call. */
     private void flushAcks() {
         ackFlushScheduled = false;
-        redisOperations--;
-        sendPairs(DelayedScripts.ACK, List.of(keys.messagePrefix), acks);
-        acks.clear();
-        checkStopped();
+        if (acks.isEmpty() || ackInFlight) {
+            checkStopped();
+            return;
+        }
+        int end = Math.min(acks.size(), DelayedScripts.MAX_PAIRS_PER_CALL * 2);
+        List<String> args = new ArrayList<>(end + 1);
+        args.add(keys.messagePrefix);
+        args.addAll(acks.subList(0, end));
+        acks.subList(0, end).clear();
+        ackInFlight = true;
+        redis.eval(DelayedScripts.ACK, keys.inflightOnly, args).subscribe().with(
+                acked -> onContext(this::acksSent),
+                failure -> onContext(() -> {
+                    LOG.warnf("Acknowledging messages of delay queue %s failed, they will be redelivered when their"
+                            + " leases expire: %s", keys.queue, failure.toString());
+                    acksSent();
+                }));
     }
 
+    private void acksSent() {
+        ackInFlight = false;
+        flushAcks();
+    }
+
+    /** Extends the leases of every message held, in calls of bounded size; skipped while the last renewal runs. */
     private void renewLeases() {
-        if (held.isEmpty()) {
+        if (held.isEmpty() || renewCalls > 0) {
             return;
         }
         List<String> pairs = new ArrayList<>(held.size() * 2);
@@ -421,23 +442,25 @@ final class DelayedConsumerLoop {
             pairs.add(message.id);
             pairs.add(message.token);
         }
-        sendPairs(DelayedScripts.RENEW, List.of(keys.messagePrefix, Long.toString(leaseMillis)), pairs);
-    }
-
-    private void sendPairs(io.quarkiverse.pacer.runtime.redis.LuaScript script, List<String> head, List<String> pairs) {
         int chunk = DelayedScripts.MAX_PAIRS_PER_CALL * 2;
         for (int from = 0; from < pairs.size(); from += chunk) {
-            List<String> args = new ArrayList<>(head.size() + Math.min(chunk, pairs.size() - from));
-            args.addAll(head);
+            List<String> args = new ArrayList<>(2 + Math.min(chunk, pairs.size() - from));
+            args.add(keys.messagePrefix);
+            args.add(Long.toString(leaseMillis));
             args.addAll(pairs.subList(from, Math.min(pairs.size(), from + chunk)));
-            redisOperations++;
-            redis.eval(script, keys.inflightOnly, args).subscribe().with(
-                    ok -> onContext(this::operationDone),
+            renewCalls++;
+            redis.eval(DelayedScripts.RENEW, keys.inflightOnly, args).subscribe().with(
+                    renewed -> onContext(this::renewDone),
                     failure -> onContext(() -> {
-                        LOG.warnf("%s on delay queue %s failed: %s", script.name(), keys.queue, failure.toString());
-                        operationDone();
+                        LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
+                        renewDone();
                     }));
         }
+    }
+
+    private void renewDone() {
+        renewCalls--;
+        checkStopped();
     }
 
     private void nack(Claimed message, String action, String reason) {
@@ -494,7 +517,7 @@ final class DelayedConsumerLoop {
 
     private void checkStopped() {
         if (stopped != null && !stopped.isDone() && running == 0 && redisOperations == 0 && !claiming
-                && acks.isEmpty()) {
+                && acks.isEmpty() && !ackInFlight && !ackFlushScheduled && renewCalls == 0) {
             if (renewTimerId != -1) {
                 vertx.cancelTimer(renewTimerId);
                 renewTimerId = -1;
