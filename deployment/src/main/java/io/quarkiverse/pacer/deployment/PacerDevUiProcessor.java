@@ -1,0 +1,86 @@
+package io.quarkiverse.pacer.deployment;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
+import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkus.deployment.IsDevelopment;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.devui.spi.page.Page;
+
+/**
+ * The Dev UI card: the application's throttle policies and delay queues, as found at build time.
+ */
+class PacerDevUiProcessor {
+
+    static final String POLICIES = "policies";
+    static final String QUEUES = "queues";
+
+    @BuildStep(onlyIf = IsDevelopment.class)
+    CardPageBuildItem pacerCard(ThrottledMethodsBuildItem throttled, List<DelayedMethodBuildItem> delayed) {
+        CardPageBuildItem card = new CardPageBuildItem();
+        card.addBuildTimeData(POLICIES, policies(throttled), "The @Throttled policies of the application");
+        card.addBuildTimeData(QUEUES, queues(delayed), "The @Delayed queues of the application and their consumers");
+        card.addPage(Page.tableDataPageBuilder("Throttle policies")
+                .icon("font-awesome-solid:gauge-high")
+                .buildTimeDataKey(POLICIES)
+                .showColumn("name")
+                .showColumn("algorithm")
+                .showColumn("limit")
+                .showColumn("window")
+                .showColumn("burst")
+                .showColumn("shadow")
+                .showColumn("declaredOn")
+                .staticLabel(String.valueOf(throttled.getPolicies().size())));
+        card.addPage(Page.tableDataPageBuilder("Delay queues")
+                .icon("font-awesome-solid:clock")
+                .buildTimeDataKey(QUEUES)
+                .showColumn("queue")
+                .showColumn("consumer")
+                .showColumn("concurrency")
+                .showColumn("maxAttempts")
+                .showColumn("backoff")
+                .showColumn("lease")
+                .staticLabel(String.valueOf(delayed.size())));
+        return card;
+    }
+
+    private static List<Map<String, Object>> policies(ThrottledMethodsBuildItem throttled) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (PolicyDefinition policy : throttled.getPolicies()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", policy.getName());
+            row.put("algorithm", policy.getAlgorithm().name());
+            row.put("limit", policy.getLimit());
+            row.put("window", policy.getWindow());
+            row.put("burst", policy.getBurst() > 0 ? policy.getBurst() : policy.getLimit());
+            row.put("shadow", policy.isShadow());
+            row.put("declaredOn", policy.getDeclaredOn());
+            rows.add(row);
+        }
+        rows.sort(Comparator.comparing(row -> (String) row.get("name")));
+        return rows;
+    }
+
+    private static List<Map<String, Object>> queues(List<DelayedMethodBuildItem> delayed) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (DelayedMethodBuildItem item : delayed) {
+            DelayedConsumerDefinition consumer = item.getDefinition();
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("queue", consumer.getQueue());
+            row.put("consumer", consumer.getDeclaringClass() + "#" + consumer.getMethodName());
+            row.put("concurrency", consumer.getConcurrency());
+            row.put("maxAttempts", consumer.getMaxAttempts());
+            row.put("backoff", consumer.getBackoffMillis() + "ms");
+            row.put("lease", consumer.getLeaseMillis() + "ms");
+            rows.add(row);
+        }
+        rows.sort(Comparator.comparing(row -> (String) row.get("queue")));
+        return rows;
+    }
+}
