@@ -118,14 +118,15 @@ class ThrottleProcessor {
         // Effective annotations per method: the method's own win over its class's.
         Map<MethodInfo, List<AnnotationInstance>> effective = new LinkedHashMap<>();
         Map<MethodInfo, Boolean> fromClass = new LinkedHashMap<>();
-        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : onMethods.entrySet()) {
-            MethodInfo method = entry.getKey();
+        List<MethodInfo> annotatedMethods = new ArrayList<>(onMethods.keySet());
+        annotatedMethods.sort(Comparator.comparing(ThrottleProcessor::idOf));
+        for (MethodInfo method : annotatedMethods) {
             if (Modifier.isPrivate(method.flags())) {
                 problems.add("@Throttled declared on " + display(method)
                         + ": private methods cannot be intercepted; make it package-private, protected or public");
                 continue;
             }
-            effective.put(method, entry.getValue());
+            effective.put(method, onMethods.get(method));
             fromClass.put(method, false);
         }
         for (Map.Entry<ClassInfo, List<AnnotationInstance>> entry : onClasses.entrySet()) {
@@ -140,7 +141,10 @@ class ThrottleProcessor {
         Map<String, PolicyDefinition> policies = new TreeMap<>();
         Map<String, String> policyOrigins = new TreeMap<>();
         List<MethodDefinition> methods = new ArrayList<>();
-        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : effective.entrySet()) {
+        // Sorted, so the first declaration of a shared policy name (and so every message) is reproducible.
+        List<Map.Entry<MethodInfo, List<AnnotationInstance>>> sorted = new ArrayList<>(effective.entrySet());
+        sorted.sort(Comparator.comparing(entry -> idOf(entry.getKey())));
+        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : sorted) {
             MethodDefinition definition = defineMethod(entry.getKey(), entry.getValue(), fromClass.get(entry.getKey()),
                     capabilities, policies, policyOrigins, problems);
             if (definition != null) {
