@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -37,6 +38,7 @@ import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
@@ -59,6 +61,8 @@ import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
@@ -89,6 +93,13 @@ class ThrottleProcessor {
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf(ClientAddressKeyResolver.class));
+        }
+    }
+
+    @BuildStep
+    void registerMetrics(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(ThrottleMetrics.class));
         }
     }
 

@@ -41,4 +41,12 @@ public class ThrottledResource {
     public String client() {
         return "hello";
     }
+
+    /** Watched by the metrics test. */
+    @GET
+    @Path("/metered")
+    @Throttled(name = "it-metered", limit = 1, window = "1h")
+    public String metered() {
+        return "metered";
+    }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.it;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,5 +48,15 @@ class ThrottledResourceTest {
     void clientAddressKey() {
         given().get("/throttled/client").then().statusCode(200);
         given().get("/throttled/client").then().statusCode(429);
+    }
+
+    @Test
+    void decisionsAreCountedInMicrometer() {
+        given().get("/throttled/metered").then().statusCode(200);
+        given().get("/throttled/metered").then().statusCode(429);
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-metered\"} 1.0"))
+                .body(containsString("pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-metered\"} 1.0"))
+                .body(containsString("pacer_throttle_decision_latency_seconds_count{policy=\"it-metered\"} 2"));
     }
 }
