@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.it;
 import static io.restassured.RestAssured.given;
 import static io.restassured.RestAssured.when;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -34,5 +35,11 @@ class OrderTimeoutFlowTest {
         when().get("/orders/2").then().body("status", equalTo("PAID"));
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> when().get("/orders/timeouts/pending").then().body("size", equalTo(0)));
+
+        // Micrometer meters per queue
+        when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("pacer_delayed_scheduled_total{queue=\"order-timeout\"} 2.0"))
+                .body(containsString("pacer_delayed_delivered_total{queue=\"order-timeout\"} 1.0"))
+                .body(containsString("pacer_delayed_lateness_seconds_count{queue=\"order-timeout\"} 1"));
     }
 }

@@ -88,6 +88,7 @@ final class DelayedConsumerLoop {
     private final int window;
     private final String noncePrefix;
     private final List<String> claimArgsTail;
+    private final DelayedMetrics metrics;
 
     // Confined to the context.
     private final ArrayDeque<Claimed> waiting = new ArrayDeque<>();
@@ -122,7 +123,8 @@ final class DelayedConsumerLoop {
 
     DelayedConsumerLoop(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker, PacerRedis redis,
             DelayedKeys keys, PayloadCodec codec, Vertx vertx, int concurrency, int maxAttempts, long backoffMillis,
-            long leaseMillis, int batchSize, String instanceId) {
+            long leaseMillis, int batchSize, String instanceId, DelayedMetrics metrics) {
+        this.metrics = metrics;
         this.definition = definition;
         this.invoker = invoker;
         this.redis = redis;
@@ -274,6 +276,7 @@ final class DelayedConsumerLoop {
             long lateness = Math.max(0, now - message.dueMillis);
             latenessMillisTotal.addAndGet(lateness);
             latenessMillisMax.accumulateAndGet(lateness, Math::max);
+            metrics.lateness(keys.queue, lateness);
             if (stopping) {
                 nack(message, "release", "shutdown");
             } else {

@@ -114,7 +114,9 @@ public class DelayedConsumers {
                     : definition.getLeaseMillis();
             DelayedKeys keys = queue.keys(definition.getQueue());
             DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
-                    queue.codec(), vertx, concurrency, maxAttempts, backoff, lease, delayed.batchSize(), instanceId);
+                    queue.codec(), vertx, concurrency, maxAttempts, backoff, lease, delayed.batchSize(), instanceId,
+                    queue.metrics());
+            queue.metrics().consuming(definition.getQueue(), loop::stats);
             loops.put(definition.getQueue(), loop);
             byChannel.put(keys.wakeChannel, loop);
             LOG.debugf("Consuming delay queue %s with %s (concurrency %d, max attempts %d, backoff %dms, lease %dms)",
@@ -131,9 +133,25 @@ public class DelayedConsumers {
                 .setAsyncTask(execution -> {
                     wakeUps.ensureSubscribed();
                     loops.values().forEach(DelayedConsumerLoop::poll);
-                    return Uni.createFrom().voidItem();
+                    return refreshDepths();
                 })
                 .schedule();
+    }
+
+    /** Feeds the depth gauges; only with metrics, one O(1) script call per consumed queue. */
+    private Uni<Void> refreshDepths() {
+        DelayedMetrics metrics = queue.metrics();
+        if (metrics == DelayedMetrics.NONE) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Uni<Void>> refreshes = new ArrayList<>();
+        for (String name : loops.keySet()) {
+            refreshes.add(queue.sizes(name)
+                    .invoke(r -> metrics.depth(name, r.get(0).toLong(), r.get(1).toLong(), r.get(2).toLong()))
+                    .replaceWithVoid()
+                    .onFailure().recoverWithNull());
+        }
+        return Uni.join().all(refreshes).andCollectFailures().replaceWithVoid();
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -31,12 +31,19 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final String keyPrefix;
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys> keys = new ConcurrentHashMap<>();
+    private final DelayedMetrics metrics;
     private volatile PayloadCodec codec;
 
-    RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper) {
+    RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
+            Instance<DelayedMetrics> metrics) {
         this.redis = redis;
         this.keyPrefix = config.keyPrefix();
         this.mapper = mapper;
+        this.metrics = metrics.isResolvable() ? metrics.get() : DelayedMetrics.NONE;
+    }
+
+    DelayedMetrics metrics() {
+        return metrics;
     }
 
     DelayedKeys keys(String queue) {
@@ -117,7 +124,12 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
         return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
-                .map(r -> r.get(0).toInteger() == 1);
+                .map(r -> r.get(0).toInteger() == 1)
+                .invoke(stored -> {
+                    if (stored) {
+                        metrics.scheduled(queue);
+                    }
+                });
     }
 
     @Override
