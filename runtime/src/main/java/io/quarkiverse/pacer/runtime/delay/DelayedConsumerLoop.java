@@ -45,6 +45,11 @@ final class DelayedConsumerLoop {
     /** Retries never wait longer than this. */
     static final long BACKOFF_CAP_MILLIS = 3_600_000L;
     private static final int MAX_REASON_LENGTH = 1000;
+    /** First delay before repeating a Redis call that failed; doubles up to {@link #RETRY_CAP_MILLIS}. */
+    static final long RETRY_MILLIS = 20;
+    static final long RETRY_CAP_MILLIS = 1000;
+    /** Attempts at sending an ack or nack before leaving the message to lease expiry. */
+    static final int MAX_SEND_ATTEMPTS = 8;
 
     /** Thrown into a handler completion when shutdown caught the message before its handler started. */
     private static final RuntimeException NOT_STARTED = new RuntimeException("not started", null, false, false) {
@@ -106,6 +111,8 @@ final class DelayedConsumerLoop {
     private boolean ackFlushScheduled;
     private boolean ackInFlight;
     private int renewCalls;
+    private int claimFailures;
+    private int ackFailures;
     private CompletableFuture<Void> stopped;
     private volatile boolean stopping;
 
@@ -253,13 +260,22 @@ final class DelayedConsumerLoop {
 
     private void claimFailed(Throwable failure) {
         claiming = false;
-        LOG.warnf("Claiming messages of delay queue %s failed, retrying at the next poll: %s", keys.queue,
-                failure.toString());
-        checkStopped();
+        if (claimFailures++ == 0) {
+            LOG.warnf("Claiming messages of delay queue %s failed, retrying: %s", keys.queue, failure.toString());
+        } else {
+            LOG.debugf("Claiming messages of delay queue %s failed again: %s", keys.queue, failure.toString());
+        }
+        if (stopping) {
+            checkStopped();
+            return;
+        }
+        // Transient failures (a busy connection pool, a failover) retry soon; the safety poll covers the rest.
+        armTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << Math.min(claimFailures - 1, 6)));
     }
 
     private void claimed(Response response, int max) {
         claiming = false;
+        claimFailures = 0;
         long now = response.get(0).toLong();
         clockOffsetMillis = now - System.currentTimeMillis();
         long nextDue = response.get(1).toLong();
@@ -422,17 +438,27 @@ final class DelayedConsumerLoop {
         acks.subList(0, end).clear();
         ackInFlight = true;
         redis.eval(DelayedScripts.ACK, keys.inflightOnly, args).subscribe().with(
-                acked -> onContext(this::acksSent),
-                failure -> onContext(() -> {
-                    LOG.warnf("Acknowledging messages of delay queue %s failed, they will be redelivered when their"
-                            + " leases expire: %s", keys.queue, failure.toString());
-                    acksSent();
-                }));
+                acked -> onContext(() -> {
+                    ackFailures = 0;
+                    ackInFlight = false;
+                    flushAcks();
+                }),
+                failure -> onContext(() -> ackFailed(args, failure)));
     }
 
-    private void acksSent() {
+    private void ackFailed(List<String> args, Throwable failure) {
         ackInFlight = false;
-        flushAcks();
+        if (++ackFailures >= MAX_SEND_ATTEMPTS) {
+            ackFailures = 0;
+            LOG.warnf("Acknowledging %d messages of delay queue %s failed, they will be redelivered when their leases"
+                    + " expire: %s", (args.size() - 1) / 2, keys.queue, failure.toString());
+            flushAcks();
+            return;
+        }
+        // Put the pairs back in front and try again shortly: a lost ack means a duplicate delivery.
+        acks.addAll(0, args.subList(1, args.size()));
+        ackFlushScheduled = true;
+        vertx.setTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << ackFailures), id -> onContext(this::flushAcks));
     }
 
     /** Extends the leases of every message held, in calls of bounded size; skipped while the last renewal runs. */
@@ -471,6 +497,10 @@ final class DelayedConsumerLoop {
                 Long.toString(backoffMillis), Long.toString(BACKOFF_CAP_MILLIS),
                 Double.toString(ThreadLocalRandom.current().nextDouble()), reason);
         redisOperations++;
+        sendNack(message, args, reason, 1);
+    }
+
+    private void sendNack(Claimed message, List<String> args, String reason, int attempt) {
         redis.eval(DelayedScripts.NACK, keys.dueInflightDead, args).subscribe().with(
                 response -> onContext(() -> {
                     int outcome = response.get(0).toInteger();
@@ -484,6 +514,11 @@ final class DelayedConsumerLoop {
                     operationDone();
                 }),
                 failure -> onContext(() -> {
+                    if (attempt < MAX_SEND_ATTEMPTS) {
+                        vertx.setTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << attempt),
+                                id -> sendNack(message, args, reason, attempt + 1));
+                        return;
+                    }
                     LOG.warnf("Returning message %s of delay queue %s failed, its lease will expire: %s", message.id,
                             keys.queue, failure.toString());
                     operationDone();
