@@ -84,7 +84,7 @@ final class DelayedConsumerLoop {
     private final JavaType payloadType;
     private final Vertx vertx;
     private final Context context;
-    private final int concurrency;
+    private final Permits permits;
     private final int maxAttempts;
     private final long backoffMillis;
     private final long leaseMillis;
@@ -128,10 +128,27 @@ final class DelayedConsumerLoop {
     final AtomicLong latenessMillisTotal = new AtomicLong();
     final AtomicLong latenessMillisMax = new AtomicLong();
 
+    /**
+     * The handler slots of one queue in this instance, shared by the loops of its shards (all on one context, so
+     * plain fields suffice).
+     */
+    static final class Permits {
+        final int concurrency;
+        final List<DelayedConsumerLoop> loops = new ArrayList<>();
+        int running;
+
+        Permits(int concurrency) {
+            this.concurrency = concurrency;
+        }
+    }
+
     DelayedConsumerLoop(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker, PacerRedis redis,
-            DelayedKeys keys, PayloadCodec codec, Vertx vertx, int concurrency, int maxAttempts, long backoffMillis,
-            long leaseMillis, int batchSize, String instanceId, DelayedMetrics metrics) {
+            DelayedKeys keys, PayloadCodec codec, Vertx vertx, Context context, Permits permits, int maxAttempts,
+            long backoffMillis, long leaseMillis, int batchSize, String instanceId, DelayedMetrics metrics) {
         this.metrics = metrics;
+        this.permits = permits;
+        permits.loops.add(this);
+        int concurrency = permits.concurrency;
         this.definition = definition;
         this.invoker = invoker;
         this.redis = redis;
@@ -141,15 +158,13 @@ final class DelayedConsumerLoop {
                 ? codec.mapper().getTypeFactory().constructFromCanonical(definition.getPayloadType())
                 : null;
         this.vertx = vertx;
-        // Created off the event loop, this is a fresh event-loop context: each queue's loop gets its own thread.
-        this.context = vertx.getOrCreateContext();
-        this.concurrency = concurrency;
+        this.context = context;
         this.maxAttempts = maxAttempts;
         this.backoffMillis = backoffMillis;
         this.leaseMillis = leaseMillis;
         this.batchSize = batchSize;
         this.window = concurrency + Math.min(batchSize, Math.max(concurrency, 8));
-        this.noncePrefix = instanceId + ":";
+        this.noncePrefix = instanceId + ":" + keys.shard + ":";
         this.claimArgsTail = List.of(Long.toString(leaseMillis), Integer.toString(RECLAIM_LIMIT));
     }
 
@@ -162,9 +177,6 @@ final class DelayedConsumerLoop {
                 failed.get(), retried.get(), deadLettered.get(), reclaimed.get(), latenessMillisMax.get());
     }
 
-    int concurrency() {
-        return concurrency;
-    }
 
     int batchSize() {
         return batchSize;
@@ -316,7 +328,7 @@ final class DelayedConsumerLoop {
     }
 
     private void startWaiting() {
-        while (running < concurrency && !waiting.isEmpty()) {
+        while (permits.running < permits.concurrency && !waiting.isEmpty()) {
             Claimed message = waiting.poll();
             Object argument;
             try {
@@ -330,6 +342,7 @@ final class DelayedConsumerLoop {
                 continue;
             }
             running++;
+            permits.running++;
             invoke(message, argument);
         }
     }
@@ -383,6 +396,7 @@ final class DelayedConsumerLoop {
 
     private void finished(Claimed message, Throwable failure) {
         running--;
+        permits.running--;
         held.remove(message.token);
         if (failure == null) {
             delivered.incrementAndGet();
@@ -397,6 +411,19 @@ final class DelayedConsumerLoop {
         }
         if (stopping) {
             checkStopped();
+            return;
+        }
+        resume();
+        // The freed slot may serve another shard's waiting messages.
+        for (DelayedConsumerLoop other : permits.loops) {
+            if (other != this) {
+                other.resume();
+            }
+        }
+    }
+
+    private void resume() {
+        if (stopping) {
             return;
         }
         startWaiting();
