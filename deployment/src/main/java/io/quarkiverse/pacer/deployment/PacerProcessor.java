@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.deployment;
 
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -8,6 +9,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
+import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 
 /**
@@ -31,6 +33,12 @@ class PacerProcessor {
     @BuildStep
     AdditionalBeanBuildItem registerRedisAccess() {
         return AdditionalBeanBuildItem.unremovableOf(PacerRedis.class);
+    }
+
+    @BuildStep
+    HealthBuildItem addReadinessCheck(PacerBuildTimeConfig config) {
+        // Ignored unless SmallRye Health is present.
+        return new HealthBuildItem(PacerRedisReadinessCheck.class.getName(), config.health().enabled());
     }
 
     @BuildStep

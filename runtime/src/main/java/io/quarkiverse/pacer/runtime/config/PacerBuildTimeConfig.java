@@ -21,6 +21,20 @@ public interface PacerBuildTimeConfig {
     Optional<String> redisClientName();
 
     /**
+     * Health checks.
+     */
+    Health health();
+
+    interface Health {
+
+        /**
+         * Whether Pacer adds a readiness check (the Redis it uses answers {@code PING}) when SmallRye Health is present.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
+    /**
      * Dev Services: a local {@code redis-server} for dev and test mode when Docker is not available.
      */
     DevServices devservices();
