@@ -48,6 +48,7 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveHierarchyBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.runtime.metrics.MetricsFactory;
@@ -102,6 +103,7 @@ class DelayedProcessor {
             BuildProducer<DelayedMethodBuildItem> methods,
             BuildProducer<UnremovableBeanBuildItem> unremovable,
             BuildProducer<ForceStartSchedulerBuildItem> forceStartScheduler,
+            BuildProducer<ReflectiveHierarchyBuildItem> jsonPayloads,
             BuildProducer<ValidationErrorBuildItem> errors) {
         IndexView index = beanArchive.getIndex();
         List<Throwable> problems = new ArrayList<>();
@@ -123,6 +125,14 @@ class DelayedProcessor {
             Optional<DelayedConsumerDefinition> definition = define(annotation, method, where, problems);
             if (definition.isPresent()) {
                 methods.produce(new DelayedMethodBuildItem(method, definition.get()));
+                if (definition.get().getPayloadKind() == PayloadKind.JSON) {
+                    // Jackson decodes the payload reflectively, also in a native image.
+                    Type parameter = method.parameterType(0);
+                    Type payload = definition.get().isMessageParameter()
+                            ? parameter.asParameterizedType().arguments().get(0)
+                            : parameter;
+                    jsonPayloads.produce(ReflectiveHierarchyBuildItem.builder(payload).source(where).build());
+                }
                 beanClasses.add(method.declaringClass().name().toString());
                 LOG.debugf("Found %s", where);
             }

@@ -42,6 +42,7 @@ final class DelayedConsumerLoop {
 
     /** Most expired leases one claim call reclaims. */
     static final int RECLAIM_LIMIT = 100;
+    private static final String RECLAIM_ARGUMENT = Integer.toString(RECLAIM_LIMIT);
     /** Retries never wait longer than this. */
     static final long BACKOFF_CAP_MILLIS = 3_600_000L;
     private static final int MAX_REASON_LENGTH = 1000;
@@ -92,7 +93,7 @@ final class DelayedConsumerLoop {
     /** Messages held beyond the running ones, so a handler finishing finds the next one without a round trip. */
     private final int window;
     private final String noncePrefix;
-    private final List<String> claimArgsTail;
+    private final String leaseArgument;
     private final DelayedMetrics metrics;
 
     // Confined to the context.
@@ -125,7 +126,6 @@ final class DelayedConsumerLoop {
     final AtomicLong retried = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
     final AtomicLong reclaimed = new AtomicLong();
-    final AtomicLong latenessMillisTotal = new AtomicLong();
     final AtomicLong latenessMillisMax = new AtomicLong();
 
     /**
@@ -165,7 +165,7 @@ final class DelayedConsumerLoop {
         this.batchSize = batchSize;
         this.window = concurrency + Math.min(batchSize, Math.max(concurrency, 8));
         this.noncePrefix = instanceId + ":" + keys.shard + ":";
-        this.claimArgsTail = List.of(Long.toString(leaseMillis), Integer.toString(RECLAIM_LIMIT));
+        this.leaseArgument = Long.toString(leaseMillis);
     }
 
     String queue() {
@@ -175,15 +175,6 @@ final class DelayedConsumerLoop {
     DelayedConsumerStats stats() {
         return new DelayedConsumerStats(keys.queue, claims.get(), largestClaim.get(), claimed.get(), delivered.get(),
                 failed.get(), retried.get(), deadLettered.get(), reclaimed.get(), latenessMillisMax.get());
-    }
-
-
-    int batchSize() {
-        return batchSize;
-    }
-
-    long leaseMillis() {
-        return leaseMillis;
     }
 
     void start() {
@@ -233,15 +224,13 @@ final class DelayedConsumerLoop {
             vertx.cancelTimer(timerId);
         }
         timerAt = at;
-        long[] self = new long[1];
-        self[0] = vertx.setTimer(Math.max(1, delayMillis), id -> {
+        timerId = vertx.setTimer(Math.max(1, delayMillis), id -> {
             if (timerId == id) {
                 timerId = -1;
                 timerAt = Long.MAX_VALUE;
                 claim();
             }
         });
-        timerId = self[0];
     }
 
     private void claim() {
@@ -263,8 +252,7 @@ final class DelayedConsumerLoop {
         claiming = true;
         claimAgain = false;
         String nonce = noncePrefix + (++nonceSequence);
-        List<String> args = List.of(keys.messagePrefix, Integer.toString(max), claimArgsTail.get(0),
-                claimArgsTail.get(1), nonce);
+        List<String> args = List.of(keys.messagePrefix, Integer.toString(max), leaseArgument, RECLAIM_ARGUMENT, nonce);
         redis.eval(DelayedScripts.CLAIM, keys.dueInflight, args).subscribe().with(
                 response -> onContext(() -> claimed(response, max)),
                 failure -> onContext(() -> claimFailed(failure)));
@@ -302,7 +290,6 @@ final class DelayedConsumerLoop {
                     response.get(i + 2).toString(), response.get(i + 3).toString(), response.get(i + 4).toInteger(),
                     response.get(i + 5).toInteger(), response.get(i + 6).toLong());
             long lateness = Math.max(0, now - message.dueMillis);
-            latenessMillisTotal.addAndGet(lateness);
             latenessMillisMax.accumulateAndGet(lateness, Math::max);
             metrics.lateness(keys.queue, lateness);
             if (stopping) {

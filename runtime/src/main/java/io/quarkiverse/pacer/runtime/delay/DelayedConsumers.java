@@ -51,6 +51,7 @@ public class DelayedConsumers {
     private final Instance<Scheduler> scheduler;
     private final String instanceId = UUID.randomUUID().toString();
     private DelayedWakeUps wakeUps;
+    private long pollTimerId = -1;
 
     DelayedConsumers(PacerRedis redis, PacerConfig config, RedisDelayedQueue queue, Vertx vertx,
             Instance<Scheduler> scheduler) {
@@ -143,14 +144,26 @@ public class DelayedConsumers {
         wakeUps = new DelayedWakeUps(redis, byChannel);
         wakeUps.ensureSubscribed();
         loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::start));
-        scheduler.get().newJob(POLL_JOB)
-                .setInterval(delayed.pollInterval().toString())
-                .setAsyncTask(execution -> {
-                    wakeUps.ensureSubscribed();
-                    loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::poll));
-                    return refreshDepths();
-                })
-                .schedule();
+        Scheduler jobs = scheduler.isResolvable() ? scheduler.get() : null;
+        if (jobs != null && jobs.isStarted()) {
+            jobs.newJob(POLL_JOB)
+                    .setInterval(delayed.pollInterval().toString())
+                    .setAsyncTask(execution -> safetyPoll())
+                    .schedule();
+        } else {
+            // quarkus.scheduler.enabled=false: the safety poll must run all the same.
+            LOG.warnf("The Quarkus scheduler is disabled; delay queues poll with a Vert.x timer every %s",
+                    delayed.pollInterval());
+            pollTimerId = vertx.setPeriodic(delayed.pollInterval().toMillis(), id -> safetyPoll().subscribe().with(
+                    ignored -> {
+                    }, failure -> LOG.debugf("Delay queue safety poll failed: %s", failure)));
+        }
+    }
+
+    private Uni<Void> safetyPoll() {
+        wakeUps.ensureSubscribed();
+        loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::poll));
+        return refreshDepths();
     }
 
     /** Feeds the depth gauges; only with metrics, one O(1) script call per consumed queue. */
@@ -173,9 +186,11 @@ public class DelayedConsumers {
         if (loops.isEmpty()) {
             return;
         }
-        Scheduler jobs = scheduler.get();
-        if (jobs.isStarted()) {
-            jobs.unscheduleJob(POLL_JOB);
+        if (pollTimerId != -1) {
+            vertx.cancelTimer(pollTimerId);
+            pollTimerId = -1;
+        } else if (scheduler.isResolvable() && scheduler.get().isStarted()) {
+            scheduler.get().unscheduleJob(POLL_JOB);
         }
         wakeUps.close();
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
