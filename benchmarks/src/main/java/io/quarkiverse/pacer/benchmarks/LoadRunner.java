@@ -1,0 +1,132 @@
+package io.quarkiverse.pacer.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * Closed-loop load: {@code callers} platform threads call one operation back to back for a warm-up and then a
+ * measurement window; only calls that start and end inside the window are counted and timed.
+ */
+public final class LoadRunner {
+
+    /** One call of the system under test; returns whether the call was admitted (not rate limited). */
+    @FunctionalInterface
+    public interface Operation {
+        boolean call(int worker, long sequence) throws Exception;
+    }
+
+    private LoadRunner() {
+    }
+
+    public static LoadResult run(int callers, Duration warmup, Duration measure, Operation operation) {
+        long warmupNanos = warmup.toNanos();
+        long measureNanos = measure.toNanos();
+        CountDownLatch ready = new CountDownLatch(callers);
+        CountDownLatch go = new CountDownLatch(1);
+        long[] starts = new long[1];
+        Worker[] workers = new Worker[callers];
+        AtomicReference<Throwable> firstError = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>(callers);
+        for (int i = 0; i < callers; i++) {
+            Worker worker = new Worker();
+            workers[i] = worker;
+            int index = i;
+            Thread thread = new Thread(() -> {
+                ready.countDown();
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long measureStart = starts[0] + warmupNanos;
+                long measureEnd = measureStart + measureNanos;
+                long sequence = 0;
+                long now = System.nanoTime();
+                while (now < measureEnd) {
+                    long t0 = now;
+                    boolean admitted;
+                    try {
+                        admitted = operation.call(index, sequence++);
+                    } catch (Throwable e) {
+                        firstError.compareAndSet(null, e);
+                        now = System.nanoTime();
+                        if (t0 >= measureStart && now <= measureEnd) {
+                            worker.errors++;
+                        }
+                        continue;
+                    }
+                    now = System.nanoTime();
+                    if (t0 >= measureStart && now <= measureEnd) {
+                        worker.latencies.recordValue(Math.min(now - t0, Worker.HIGHEST));
+                        if (admitted) {
+                            worker.admitted++;
+                        }
+                    }
+                }
+            }, "bench-caller-" + i);
+            thread.setDaemon(true);
+            threads.add(thread);
+            thread.start();
+        }
+        try {
+            ready.await();
+            starts[0] = System.nanoTime();
+            go.countDown();
+            for (Thread thread : threads) {
+                thread.join(TimeUnit.NANOSECONDS.toMillis(warmupNanos + measureNanos) + 60_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during a load run", e);
+        }
+        Histogram all = new Histogram(Worker.HIGHEST, 2);
+        long admitted = 0;
+        long errors = 0;
+        for (Worker worker : workers) {
+            all.add(worker.latencies);
+            admitted += worker.admitted;
+            errors += worker.errors;
+        }
+        Throwable error = firstError.get();
+        return new LoadResult(callers, all.getTotalCount(), admitted, errors, measureNanos / 1e9, all,
+                error == null ? null : error.getClass().getSimpleName() + ": " + error.getMessage());
+    }
+
+    private static final class Worker {
+        static final long HIGHEST = TimeUnit.SECONDS.toNanos(60);
+        final Histogram latencies = new Histogram(HIGHEST, 2);
+        long admitted;
+        long errors;
+    }
+
+    /** The outcome of one load run; latencies in nanoseconds. */
+    public record LoadResult(int callers, long calls, long admitted, long errors, double seconds, Histogram latencies,
+            String firstError) {
+
+        public double throughput() {
+            return calls / seconds;
+        }
+
+        public double admittedPercent() {
+            return calls == 0 ? 0 : 100.0 * admitted / calls;
+        }
+
+        public double p50Millis() {
+            return latencies.getValueAtPercentile(50) / 1e6;
+        }
+
+        public double p99Millis() {
+            return latencies.getValueAtPercentile(99) / 1e6;
+        }
+
+        public double maxMillis() {
+            return latencies.getMaxValue() / 1e6;
+        }
+    }
+}
