@@ -1,0 +1,58 @@
+package io.quarkiverse.pacer.throttle;
+
+/**
+ * Programmatic, blocking access to Pacer's rate limits, for code paths where an annotation does not fit. Inject it
+ * like any bean; calls block the current thread (never call it on an event-loop thread: use
+ * {@link ReactiveThrottler} there) for at most {@code quarkus.pacer.throttle.timeout}.
+ * <p>
+ * The policy must be declared by a {@link Throttled} annotation somewhere in the application or configured with
+ * {@code quarkus.pacer.throttle."<policy>".limit} and {@code .window}.
+ *
+ * <pre>{@code
+ * @Inject
+ * Throttler throttler;
+ *
+ * void export(String tenant) {
+ *     ThrottleDecision decision = throttler.acquire("exports", tenant, 1);
+ *     if (!decision.allowed()) {
+ *         throw new ThrottledException(List.of(decision));
+ *     }
+ *     ...
+ * }
+ * }</pre>
+ *
+ * When Redis is unavailable or slower than the time budget, the outcome follows
+ * {@code quarkus.pacer.throttle.on-redis-failure}: an allowing or rejecting decision, never a hang.
+ */
+public interface Throttler {
+
+    /**
+     * Takes {@code cost} permits of {@code policy} for {@code key} if available. Rejected attempts consume nothing.
+     * For a {@link Algorithm#CONCURRENCY} policy the permits are held as a lease that expires after the policy's
+     * window (there is no release through this API).
+     *
+     * @param policy a known policy name
+     * @param key the key; {@code null} means the policy's global key
+     * @param cost permits to take, positive
+     * @return the decision; {@link ThrottleDecision#allowed()} tells whether the permits were taken
+     * @throws IllegalArgumentException for an unknown policy or a non-positive cost
+     */
+    ThrottleDecision acquire(String policy, String key, int cost);
+
+    /**
+     * Takes one permit: {@code acquire(policy, key, 1)}.
+     */
+    default ThrottleDecision acquire(String policy, String key) {
+        return acquire(policy, key, 1);
+    }
+
+    /**
+     * Tells whether one permit would be granted now, without consuming anything.
+     */
+    ThrottleDecision peek(String policy, String key);
+
+    /**
+     * Forgets all state of {@code policy} for {@code key}: the next call starts from full capacity.
+     */
+    void reset(String policy, String key);
+}
