@@ -40,6 +40,11 @@ public record BenchmarkSettings(
                 System.getProperty("bench.redis-benchmark", "redis-benchmark"));
     }
 
+    /** Extra warm-up, once per implementation before the first throttling scenario, so the JIT has compiled it. */
+    public static Duration jitWarmup() {
+        return duration("bench.jit-warmup", "2s");
+    }
+
     /** Whether the scenario group {@code name} ({@code throttle}, {@code delayed}) runs in this invocation. */
     public boolean runs(String name) {
         return "all".equals(only) || only.contains(name);

@@ -86,12 +86,36 @@ public final class ResultTable {
             return p50Millis;
         }
 
+        public Double p99Value() {
+            return p99Millis;
+        }
+
+        public Double maxValue() {
+            return maxMillis;
+        }
+
         public Double pacerThroughputRatio() {
             return pacerThroughputRatio;
         }
 
         public Double pacerP50Ratio() {
             return pacerP50Ratio;
+        }
+
+        public String scenarioText() {
+            return scenario;
+        }
+
+        public String implementationText() {
+            return implementation;
+        }
+
+        public String targetText() {
+            return target;
+        }
+
+        public String resultText() {
+            return result;
         }
 
         public boolean missed() {
