@@ -17,4 +17,9 @@ public interface PacerConfig {
      */
     @WithDefault("pacer")
     String keyPrefix();
+
+    /**
+     * Rate limiting ({@code @Throttled}).
+     */
+    ThrottleRuntimeConfig throttle();
 }

@@ -34,6 +34,28 @@ public final class LuaScript {
      * @throws IllegalStateException if the resource is missing (a packaging bug, never a user error)
      */
     public static LuaScript load(String name) {
+        return new LuaScript(name, read(name));
+    }
+
+    /**
+     * Joins the files {@code META-INF/pacer/<part>.lua} verbatim, in the given order, into one script named
+     * {@code name}: lets a script be split into files (one per algorithm, say) and still run as one atomic call.
+     * Nothing is generated: the result is the concatenation of fixed files.
+     *
+     * @throws IllegalStateException if a resource is missing (a packaging bug, never a user error)
+     */
+    public static LuaScript join(String name, String... parts) {
+        StringBuilder source = new StringBuilder();
+        for (String part : parts) {
+            source.append(read(part));
+            if (source.charAt(source.length() - 1) != '\n') {
+                source.append('\n');
+            }
+        }
+        return new LuaScript(name, source.toString());
+    }
+
+    private static String read(String name) {
         String path = RESOURCE_DIRECTORY + name + ".lua";
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
@@ -43,7 +65,7 @@ public final class LuaScript {
             if (in == null) {
                 throw new IllegalStateException("Pacer script " + path + " is missing from the classpath");
             }
-            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read Pacer script " + path, e);
         }

@@ -1,0 +1,40 @@
+package io.quarkiverse.pacer.runtime.throttle;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.quarkiverse.pacer.throttle.Throttler;
+
+/**
+ * The {@link Throttler} bean: the reactive decision awaited on the caller's thread, bounded by the time budget.
+ */
+@Singleton
+public class DefaultThrottler implements Throttler {
+
+    private final ThrottleEngine engine;
+
+    DefaultThrottler(ThrottleEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public ThrottleDecision acquire(String policy, String key, int cost) {
+        ThrottleStack stack = engine.stackOf(policy, cost);
+        ThrottleEngine.checkMayBlock("Throttler.acquire");
+        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleStack.ACQUIRE).decision(0);
+    }
+
+    @Override
+    public ThrottleDecision peek(String policy, String key) {
+        ThrottleStack stack = engine.stackOf(policy, 1);
+        ThrottleEngine.checkMayBlock("Throttler.peek");
+        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleStack.PEEK).decision(0);
+    }
+
+    @Override
+    public void reset(String policy, String key) {
+        ThrottleStack stack = engine.stackOf(policy, 1);
+        ThrottleEngine.checkMayBlock("Throttler.reset");
+        engine.reset(stack, DefaultReactiveThrottler.encode(key)).await().atMost(engine.timeout());
+    }
+}

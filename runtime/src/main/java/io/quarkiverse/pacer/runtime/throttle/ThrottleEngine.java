@@ -1,0 +1,412 @@
+package io.quarkiverse.pacer.runtime.throttle;
+
+import java.lang.reflect.Method;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig;
+import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.OnRedisFailure;
+import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.PolicyConfig;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.InstanceHandle;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.redis.client.Response;
+
+/**
+ * Decides calls against policies with one round trip to Redis per decision. The reactive path ({@link #decide}) is
+ * the real one; {@link #decideBlocking} awaits the same script call on the caller's (non event-loop) thread, bounded
+ * by {@code quarkus.pacer.throttle.timeout}. When Redis fails or is too slow the decision follows
+ * {@code quarkus.pacer.throttle.on-redis-failure}.
+ * <p>
+ * At startup the build-time definitions are combined with configuration overrides; an invalid override fails startup
+ * naming the property.
+ */
+@Singleton
+public class ThrottleEngine {
+
+    private static final Logger LOG = Logger.getLogger(ThrottleEngine.class);
+
+    /** The files of the throttle script, joined verbatim in this order (see throttle-prelude.lua). */
+    static final String[] SCRIPT_PARTS = {
+            "throttle-prelude",
+            "throttle-fixed-window",
+            "throttle-sliding-window",
+            "throttle-sliding-log",
+            "throttle-token-bucket",
+            "throttle-leaky-bucket",
+            "throttle-concurrency",
+            "throttle-driver" };
+
+    /** Retry-after of a decision rejected because Redis was unavailable. */
+    private static final long FALLBACK_RETRY_MICROS = 1_000_000;
+
+    private final LuaScript script = LuaScript.join("throttle", SCRIPT_PARTS);
+    private final PacerRedis redis;
+    private final PacerConfig config;
+    private final ThrottleDefinitions definitions;
+    private final Duration timeout;
+    private final boolean allowOnFailure;
+    private final String tokenPrefix;
+    private final AtomicLong tokens = new AtomicLong();
+    private final AtomicBoolean redisHealthy = new AtomicBoolean(true);
+    private final ConcurrentHashMap<Method, Object> methods = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ThrottleStack> singlePolicyStacks = new ConcurrentHashMap<>();
+    private volatile Map<String, ThrottlePolicy> policies;
+    private volatile Map<String, MethodDefinition> methodDefinitions;
+    private volatile ThrottleObserver observer = ThrottleObserver.NONE;
+
+    ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottleDefinitions definitions) {
+        this.redis = redis;
+        this.config = config;
+        this.definitions = definitions;
+        this.timeout = config.throttle().timeout();
+        this.allowOnFailure = config.throttle().onRedisFailure() == OnRedisFailure.ALLOW;
+        byte[] random = new byte[6];
+        new SecureRandom().nextBytes(random);
+        this.tokenPrefix = HexFormat.of().formatHex(random) + ".";
+    }
+
+    /** Resolves the policies at startup, so invalid configuration fails the application before it serves anything. */
+    void onStart(@Observes @Priority(10) StartupEvent event) {
+        policies();
+    }
+
+    /** The script, for tests and benchmarks that call it directly. */
+    public LuaScript script() {
+        return script;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    void setObserver(ThrottleObserver observer) {
+        this.observer = observer;
+    }
+
+    // ---- decisions
+
+    /** Decides (mode {@link ThrottleStack#ACQUIRE} or {@link ThrottleStack#PEEK}) without blocking. */
+    public Uni<ThrottleOutcome> decide(ThrottleStack stack, String key, int mode) {
+        String token = stack.needsToken ? nextToken() : null;
+        long start = System.nanoTime();
+        return redis.eval(script, stack.keys(key), stack.args(mode, token))
+                .ifNoItem().after(timeout).fail()
+                .map(response -> succeeded(stack, key, token, response, start))
+                .onFailure().recoverWithItem(failure -> failed(stack, key, token, failure, start));
+    }
+
+    /** Decides on a thread that may block (never an event-loop thread), for at most the time budget. */
+    public ThrottleOutcome decideBlocking(ThrottleStack stack, String key, int mode) {
+        String token = stack.needsToken ? nextToken() : null;
+        long start = System.nanoTime();
+        Response response;
+        try {
+            response = redis.eval(script, stack.keys(key), stack.args(mode, token)).await().atMost(timeout);
+        } catch (RuntimeException failure) {
+            return failed(stack, key, token, failure, start);
+        }
+        return succeeded(stack, key, token, response, start);
+    }
+
+    /** Ends the leases a permitted call took on its {@code CONCURRENCY} policies; fire and forget. */
+    public void release(ThrottleOutcome outcome) {
+        ThrottleStack stack = outcome.stack();
+        if (!stack.holdsLeases || outcome.fallback()) {
+            return;
+        }
+        redis.eval(script, stack.keys(outcome.key()), stack.args(ThrottleStack.RELEASE, outcome.token()))
+                .ifNoItem().after(timeout).fail()
+                .subscribe().with(ignored -> {
+                }, failure -> LOG.debugf(failure,
+                        "Could not release concurrency leases for key %s; they expire by themselves", outcome.key()));
+    }
+
+    /** Deletes the state of every policy of the stack for a key. */
+    public Uni<Void> reset(ThrottleStack stack, String key) {
+        return redis.eval(script, stack.keys(key), stack.args(ThrottleStack.RESET, null))
+                .ifNoItem().after(timeout).fail()
+                .replaceWithVoid();
+    }
+
+    private ThrottleOutcome succeeded(ThrottleStack stack, String key, String token, Response response, long start) {
+        int size = stack.policies.length;
+        long[] values = new long[4 * size];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = response.get(i + 1).toLong();
+        }
+        if (!redisHealthy.get() && redisHealthy.compareAndSet(false, true)) {
+            LOG.infof("Pacer throttling reaches Redis again (client %s)", redis.clientDisplayName());
+        }
+        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
+                false);
+        observer.decided(outcome, System.nanoTime() - start);
+        return outcome;
+    }
+
+    private ThrottleOutcome failed(ThrottleStack stack, String key, String token, Throwable failure, long start) {
+        if (redisHealthy.compareAndSet(true, false)) {
+            LOG.warnf("Pacer throttling cannot reach Redis (client %s) within %s: %s; calls are %s until it recovers",
+                    redis.clientDisplayName(), timeout, failure.toString(),
+                    allowOnFailure ? "allowed" : "rejected");
+        } else {
+            LOG.debugf("Throttle decision failed: %s", failure);
+        }
+        int size = stack.policies.length;
+        long[] values = new long[4 * size];
+        for (int i = 0; i < size; i++) {
+            values[4 * i] = allowOnFailure ? 1 : 0;
+            values[4 * i + 2] = allowOnFailure ? 0 : FALLBACK_RETRY_MICROS;
+        }
+        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowOnFailure, values, true);
+        observer.decided(outcome, System.nanoTime() - start);
+        return outcome;
+    }
+
+    private String nextToken() {
+        return tokenPrefix + Long.toString(tokens.incrementAndGet(), 36);
+    }
+
+    // ---- policies and methods
+
+    /** The stack of one policy, for the programmatic API. */
+    public ThrottleStack stackOf(String policyName, int cost) {
+        if (cost <= 0) {
+            throw new IllegalArgumentException("cost must be positive, was " + cost);
+        }
+        if (cost == 1) {
+            ThrottleStack cached = singlePolicyStacks.get(policyName);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        ThrottlePolicy policy = policies().get(policyName);
+        if (policy == null) {
+            throw new IllegalArgumentException("Unknown throttling policy \"" + policyName
+                    + "\": declare it with @Throttled(name = \"" + policyName + "\", ...) or configure quarkus.pacer.throttle.\""
+                    + policyName + "\".limit and .window");
+        }
+        if (cost > policy.capacity()) {
+            throw new IllegalArgumentException("cost " + cost + " exceeds the capacity " + policy.capacity()
+                    + " of throttling policy \"" + policyName + "\": it could never be granted");
+        }
+        ThrottleStack stack = new ThrottleStack(new ThrottlePolicy[] { policy }, new int[] { cost });
+        if (cost == 1) {
+            singlePolicyStacks.putIfAbsent(policyName, stack);
+        }
+        return stack;
+    }
+
+    /** The prepared method, or {@code null} when the method is not throttled (or all its policies are disabled). */
+    ThrottledMethod method(Method method) {
+        Object prepared = methods.get(method);
+        if (prepared == null) {
+            prepared = prepare(method);
+            methods.putIfAbsent(method, prepared);
+        }
+        return prepared instanceof ThrottledMethod throttled ? throttled : null;
+    }
+
+    private Object prepare(Method method) {
+        policies();
+        MethodDefinition definition = methodDefinitions.get(MethodDefinition.idOf(method));
+        if (definition == null) {
+            return Boolean.FALSE;
+        }
+        List<ThrottlePolicy> enabled = new ArrayList<>();
+        List<Integer> costs = new ArrayList<>();
+        for (int i = 0; i < definition.getPolicies().size(); i++) {
+            ThrottlePolicy policy = policies.get(definition.getPolicies().get(i));
+            if (policy.enabled) {
+                enabled.add(policy);
+                costs.add(definition.getCosts().get(i));
+            }
+        }
+        if (enabled.isEmpty()) {
+            return Boolean.FALSE;
+        }
+        int[] costArray = costs.stream().mapToInt(Integer::intValue).toArray();
+        ThrottleStack stack = new ThrottleStack(enabled.toArray(new ThrottlePolicy[0]), costArray);
+        ThrottleKeyResolver resolver = null;
+        if (definition.getKeyResolver() != null) {
+            resolver = resolver(definition.getKeyResolver());
+        }
+        int[] keyParameters = definition.getKeyParameters().stream().mapToInt(Integer::intValue).toArray();
+        return new ThrottledMethod(definition.getId(), stack, method, definition.getOnLimit(),
+                definition.getMaxWaitMillis() * 1000, keyParameters, resolver);
+    }
+
+    private static ThrottleKeyResolver resolver(String className) {
+        try {
+            Class<?> type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
+            InstanceHandle<?> handle = Arc.container().instance(type);
+            if (!handle.isAvailable()) {
+                throw new IllegalStateException("ThrottleKeyResolver " + className + " is not a CDI bean");
+            }
+            return (ThrottleKeyResolver) handle.get();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("ThrottleKeyResolver " + className + " is missing", e);
+        }
+    }
+
+    /** The enforced policies by name; resolved once (at startup) from the definitions and the configuration. */
+    Map<String, ThrottlePolicy> policies() {
+        Map<String, ThrottlePolicy> current = policies;
+        if (current == null) {
+            synchronized (this) {
+                current = policies;
+                if (current == null) {
+                    current = resolvePolicies();
+                    Map<String, MethodDefinition> byId = new HashMap<>();
+                    for (MethodDefinition method : definitions.methods()) {
+                        byId.put(method.getId(), method);
+                    }
+                    methodDefinitions = byId;
+                    policies = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    private Map<String, ThrottlePolicy> resolvePolicies() {
+        ThrottleRuntimeConfig throttle = config.throttle();
+        String keyPrefix = config.keyPrefix();
+        List<String> problems = new ArrayList<>();
+        Map<String, ThrottlePolicy> resolved = new HashMap<>();
+        for (PolicyDefinition definition : definitions.policies()) {
+            ThrottlePolicy policy = resolve(definition, throttle.policies().get(definition.getName()), keyPrefix,
+                    problems);
+            if (policy != null) {
+                resolved.put(policy.name, policy);
+            }
+        }
+        for (String name : new TreeSet<>(throttle.policies().keySet())) {
+            if (!resolved.containsKey(name) && definitions.policies().stream().noneMatch(d -> d.getName().equals(name))) {
+                PolicyConfig override = throttle.policies().get(name);
+                if (override.limit().isEmpty() || override.window().isEmpty()) {
+                    problems.add(property(name, override.limit().isEmpty() ? "limit" : "window")
+                            + " is required: no @Throttled declares policy \"" + name + "\"");
+                    continue;
+                }
+                PolicyDefinition configured = new PolicyDefinition(name, Algorithm.TOKEN_BUCKET, 0, null, 0, false,
+                        "configuration");
+                ThrottlePolicy policy = resolve(configured, override, keyPrefix, problems);
+                if (policy != null) {
+                    resolved.put(name, policy);
+                }
+            }
+        }
+        for (MethodDefinition method : definitions.methods()) {
+            for (int i = 0; i < method.getPolicies().size(); i++) {
+                ThrottlePolicy policy = resolved.get(method.getPolicies().get(i));
+                int cost = method.getCosts().get(i);
+                if (policy != null && cost > policy.capacity()) {
+                    problems.add(property(policy.name, usesBurstProperty(policy)) + ": the capacity " + policy.capacity()
+                            + " is below the cost " + cost + " of " + method.getId() + ", which could never pass");
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException("Invalid Pacer throttling configuration:\n - "
+                    + String.join("\n - ", problems));
+        }
+        for (ThrottlePolicy policy : resolved.values()) {
+            LOG.debugf("Throttling policy %s: %s, limit %d per %d µs, burst %d%s%s", policy.name, policy.algorithm,
+                    policy.limit, policy.windowMicros, policy.burst, policy.shadow ? ", shadow" : "",
+                    policy.enabled ? "" : ", disabled");
+        }
+        return Map.copyOf(resolved);
+    }
+
+    private static String usesBurstProperty(ThrottlePolicy policy) {
+        return ThrottlePolicy.usesBurst(policy.algorithm) ? "burst" : "limit";
+    }
+
+    private static ThrottlePolicy resolve(PolicyDefinition definition, PolicyConfig override, String keyPrefix,
+            List<String> problems) {
+        String name = definition.getName();
+        int before = problems.size();
+        int limit = definition.getLimit();
+        Algorithm algorithm = definition.getAlgorithm();
+        long windowMicros = 0;
+        int burst = definition.getBurst();
+        boolean shadow = definition.isShadow();
+        boolean enabled = true;
+        String windowText = definition.getWindow();
+        if (override != null) {
+            limit = override.limit().orElse(limit);
+            if (override.limit().isPresent() && limit <= 0) {
+                problems.add(property(name, "limit") + " must be positive, was " + limit);
+            }
+            algorithm = override.algorithm().orElse(algorithm);
+            if (override.burst().isPresent()) {
+                burst = override.burst().get();
+                if (burst <= 0) {
+                    problems.add(property(name, "burst") + " must be positive, was " + burst);
+                }
+            }
+            shadow = override.shadow().orElse(shadow);
+            enabled = override.enabled();
+            if (override.window().isPresent()) {
+                windowText = override.window().get();
+                try {
+                    windowMicros = ThrottleDurations.parseWindowMicros(windowText);
+                } catch (IllegalArgumentException e) {
+                    problems.add(property(name, "window") + ": " + e.getMessage());
+                }
+            }
+        }
+        if (windowMicros == 0 && problems.size() == before) {
+            windowMicros = ThrottleDurations.parseWindowMicros(windowText);
+        }
+        if (burst <= 0) {
+            burst = limit;
+        }
+        if (problems.size() == before && limit > 0
+                && (double) Math.max(limit, burst) * windowMicros >= ThrottleDurations.MAX_EXACT) {
+            problems.add(property(name, "limit") + ": limit (or burst) " + Math.max(limit, burst) + " times window "
+                    + windowText + " is too large for exact arithmetic (at most 2^52 permit-microseconds)");
+        }
+        if (problems.size() != before) {
+            return null;
+        }
+        return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix);
+    }
+
+    static String property(String policy, String setting) {
+        return "quarkus.pacer.throttle.\"" + policy + "\"." + setting;
+    }
+
+    /** Rejects blocking use from an event-loop thread, where waiting for Redis would stall every other request. */
+    static void checkMayBlock(String what) {
+        if (Context.isOnEventLoopThread()) {
+            throw new IllegalStateException(what + " blocks while Redis decides, and was called on a Vert.x event-loop"
+                    + " thread, which must never block: return Uni or CompletionStage, use ReactiveThrottler, or run"
+                    + " the caller on a worker thread (@Blocking) or a virtual thread (@RunOnVirtualThread)");
+        }
+    }
+}

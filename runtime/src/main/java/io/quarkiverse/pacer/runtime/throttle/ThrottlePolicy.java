@@ -1,0 +1,99 @@
+package io.quarkiverse.pacer.runtime.throttle;
+
+import io.quarkiverse.pacer.throttle.Algorithm;
+
+/**
+ * A policy as enforced: the annotation's settings with configuration overrides applied, and the script arguments
+ * and key prefix precomputed so a decision allocates as little as possible.
+ */
+public final class ThrottlePolicy {
+
+    final String name;
+    final Algorithm algorithm;
+    final int limit;
+    final long windowMicros;
+    final int burst;
+    final boolean shadow;
+    final boolean enabled;
+    /** {@code <prefix>:t:{<policy>:}; the key goes before the closing brace. */
+    final String keyStart;
+    final String globalKey;
+    final String algorithmArg;
+    final String limitArg;
+    final String windowArg;
+    final String burstArg;
+    final String shadowArg;
+
+    ThrottlePolicy(String name, Algorithm algorithm, int limit, long windowMicros, int burst, boolean shadow,
+            boolean enabled, String keyPrefix) {
+        this.name = name;
+        this.algorithm = algorithm;
+        this.limit = limit;
+        this.windowMicros = windowMicros;
+        this.burst = burst;
+        this.shadow = shadow;
+        this.enabled = enabled;
+        this.keyStart = keyPrefix + ":t:{" + name + ":";
+        this.globalKey = keyStart + "}";
+        this.algorithmArg = Integer.toString(code(algorithm));
+        this.limitArg = Integer.toString(limit);
+        this.windowArg = Long.toString(windowMicros);
+        this.burstArg = Integer.toString(burst);
+        this.shadowArg = shadow ? "1" : "0";
+    }
+
+    /** The script's code of an algorithm (see throttle-prelude.lua). */
+    static int code(Algorithm algorithm) {
+        return switch (algorithm) {
+            case FIXED_WINDOW -> 1;
+            case SLIDING_WINDOW -> 2;
+            case SLIDING_LOG -> 3;
+            case TOKEN_BUCKET -> 4;
+            case LEAKY_BUCKET -> 5;
+            case CONCURRENCY -> 6;
+        };
+    }
+
+    /** Whether the burst (rather than the limit) is the capacity a single call's cost must fit in. */
+    static boolean usesBurst(Algorithm algorithm) {
+        return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET;
+    }
+
+    /** The most permits one call can ever take. */
+    public int capacity() {
+        return usesBurst(algorithm) ? burst : limit;
+    }
+
+    /** The base Redis key of this policy for an encoded key ({@code ""} for the global key). */
+    public String redisKey(String encodedKey) {
+        return encodedKey.isEmpty() ? globalKey : keyStart + encodedKey + "}";
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    public int limit() {
+        return limit;
+    }
+
+    public long windowMicros() {
+        return windowMicros;
+    }
+
+    public int burst() {
+        return burst;
+    }
+
+    public boolean shadow() {
+        return shadow;
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+}

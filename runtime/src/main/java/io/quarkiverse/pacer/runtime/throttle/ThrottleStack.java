@@ -1,0 +1,106 @@
+package io.quarkiverse.pacer.runtime.throttle;
+
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.RandomAccess;
+
+import io.quarkiverse.pacer.throttle.Algorithm;
+
+/**
+ * The enabled policies one call is checked against (one for the programmatic API, several for stacked annotations),
+ * with the script's {@code ARGV} precomputed per mode: a decision only fills in the call token.
+ */
+public final class ThrottleStack {
+
+    static final int ACQUIRE = 0;
+    static final int PEEK = 1;
+    static final int RELEASE = 2;
+    static final int RESET = 3;
+
+    private static final String NO_TOKEN = "-";
+
+    final ThrottlePolicy[] policies;
+    final int[] costs;
+    final boolean needsToken;
+    final boolean holdsLeases;
+    private final String[][] argsByMode = new String[4][];
+    private final List<String> globalKeys;
+
+    ThrottleStack(ThrottlePolicy[] policies, int[] costs) {
+        this.policies = policies;
+        this.costs = costs;
+        boolean token = false;
+        boolean leases = false;
+        for (ThrottlePolicy policy : policies) {
+            token |= policy.algorithm == Algorithm.SLIDING_LOG || policy.algorithm == Algorithm.CONCURRENCY;
+            leases |= policy.algorithm == Algorithm.CONCURRENCY;
+        }
+        this.needsToken = token;
+        this.holdsLeases = leases;
+        for (int mode = ACQUIRE; mode <= RESET; mode++) {
+            String[] args = new String[2 + 6 * policies.length];
+            args[0] = Integer.toString(mode);
+            args[1] = NO_TOKEN;
+            for (int i = 0; i < policies.length; i++) {
+                ThrottlePolicy policy = policies[i];
+                int at = 2 + 6 * i;
+                args[at] = policy.algorithmArg;
+                args[at + 1] = policy.limitArg;
+                args[at + 2] = policy.windowArg;
+                args[at + 3] = policy.burstArg;
+                args[at + 4] = Integer.toString(mode == PEEK ? 1 : costs[i]);
+                args[at + 5] = policy.shadowArg;
+            }
+            argsByMode[mode] = args;
+        }
+        String[] keys = new String[policies.length];
+        for (int i = 0; i < policies.length; i++) {
+            keys[i] = policies[i].globalKey;
+        }
+        this.globalKeys = List.of(keys);
+    }
+
+    boolean isEmpty() {
+        return policies.length == 0;
+    }
+
+    List<String> keys(String encodedKey) {
+        if (encodedKey.isEmpty()) {
+            return globalKeys;
+        }
+        if (policies.length == 1) {
+            return List.of(policies[0].redisKey(encodedKey));
+        }
+        String[] keys = new String[policies.length];
+        for (int i = 0; i < policies.length; i++) {
+            keys[i] = policies[i].redisKey(encodedKey);
+        }
+        return Arrays.asList(keys);
+    }
+
+    List<String> args(int mode, String token) {
+        return new Args(argsByMode[mode], token == null ? NO_TOKEN : token);
+    }
+
+    /** The precomputed ARGV with this call's token in place, without copying the array. */
+    private static final class Args extends AbstractList<String> implements RandomAccess {
+        private final String[] args;
+        private final String token;
+
+        Args(String[] args, String token) {
+            this.args = args;
+            this.token = token;
+        }
+
+        @Override
+        public String get(int index) {
+            return index == 1 ? token : args[index];
+        }
+
+        @Override
+        public int size() {
+            return args.length;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+-- CONCURRENCY (code 6): at most `limit` calls in flight, with crash-safe leases.
+-- KEYS: <base>:cc, a sorted set of leases { <call token>:<n> = expiry in µs }
+-- A lease ends when the call completes (mode 2, release) or, if its instance died, at its expiry (now + window).
+-- State: O(limit) members; TTL = the latest lease expiry.
+-- Work: O(log(limit)) to check; a commit removes the expired leases (at most `limit`) and adds `cost` leases;
+-- a release removes `cost` leases.
+ALGORITHMS[6] = {
+    check = function(base, limit, window, burst, cost)
+        local key = base .. ':cc'
+        local live_from = '(' .. index_suffix(NOW)
+        local live = redis.call('ZCOUNT', key, live_from, '+inf')
+        local latest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+        local reset = 0
+        if latest[2] and tonumber(latest[2]) > NOW then
+            reset = tonumber(latest[2]) - NOW
+        end
+        if live + cost <= limit then
+            if reset < window then
+                reset = window
+            end
+            return 1, limit - live - cost, 0, reset, key, 0
+        end
+        -- At the latest when enough of the earliest leases expire (a release can come sooner).
+        local excess = live + cost - limit
+        local entry = redis.call('ZRANGEBYSCORE', key, live_from, '+inf', 'WITHSCORES', 'LIMIT', excess - 1, 1)
+        local retry = window
+        if entry[2] then
+            retry = tonumber(entry[2]) - NOW
+        end
+        local remaining = limit - live
+        if remaining < 0 then
+            remaining = 0
+        end
+        return 0, remaining, retry, reset, key, 0
+    end,
+    commit = function(base, limit, window, burst, cost, token, key)
+        redis.call('ZREMRANGEBYSCORE', key, '-inf', index_suffix(NOW))
+        for i = 1, cost do
+            redis.call('ZADD', key, NOW + window, token .. ':' .. i)
+        end
+        local latest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+        expire_after(key, tonumber(latest[2]) - NOW)
+    end,
+    release = function(base, token, cost)
+        local key = base .. ':cc'
+        for i = 1, cost do
+            redis.call('ZREM', key, token .. ':' .. i)
+        end
+    end,
+    reset = function(base, window)
+        redis.call('DEL', base .. ':cc')
+    end
+}

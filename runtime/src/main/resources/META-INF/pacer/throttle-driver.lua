@@ -1,0 +1,54 @@
+-- The driver of the throttle script (see throttle-prelude.lua for KEYS, ARGV and the return value): checks every
+-- policy read-only, then, in acquire mode and only if no enforcing (non-shadow) policy rejected, commits every
+-- policy that admitted the call. A rejected call therefore consumes nothing of any policy.
+-- Work: one check and at most one commit per policy.
+local mode = tonumber(ARGV[1])
+local token = ARGV[2]
+local policies = #KEYS
+
+if mode == 2 or mode == 3 then
+    for i = 1, policies do
+        local at = 3 + 6 * (i - 1)
+        local algorithm = ALGORITHMS[tonumber(ARGV[at])]
+        if mode == 2 then
+            algorithm.release(KEYS[i], token, tonumber(ARGV[at + 4]))
+        else
+            algorithm.reset(KEYS[i], tonumber(ARGV[at + 2]))
+        end
+    end
+    return { 1 }
+end
+
+local result = { 1 }
+local admitted = {}
+local states = {}
+for i = 1, policies do
+    local at = 3 + 6 * (i - 1)
+    local algorithm = ALGORITHMS[tonumber(ARGV[at])]
+    local ok, remaining, retry, reset, a, b, c = algorithm.check(KEYS[i], tonumber(ARGV[at + 1]),
+            tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4]))
+    admitted[i] = ok
+    states[i] = { a, b, c }
+    if ok == 0 and ARGV[at + 5] == '0' then
+        result[1] = 0
+    end
+    local base = 4 * (i - 1) + 2
+    result[base] = ok
+    result[base + 1] = remaining
+    result[base + 2] = retry
+    result[base + 3] = reset
+end
+
+for i = 1, policies do
+    local at = 3 + 6 * (i - 1)
+    local cost = tonumber(ARGV[at + 4])
+    if mode == 0 and result[1] == 1 and admitted[i] == 1 then
+        local state = states[i]
+        ALGORITHMS[tonumber(ARGV[at])].commit(KEYS[i], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
+                tonumber(ARGV[at + 3]), cost, token, state[1], state[2], state[3])
+    elseif admitted[i] == 1 then
+        -- Nothing was taken: report what is left now.
+        result[4 * (i - 1) + 3] = result[4 * (i - 1) + 3] + cost
+    end
+end
+return result

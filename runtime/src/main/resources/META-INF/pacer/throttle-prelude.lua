@@ -1,0 +1,65 @@
+-- throttle: decides the N stacked rate-limit policies of one call, all-or-nothing, in one atomic script.
+--
+-- The script is assembled at startup by joining these files verbatim, in this fixed order (never generated):
+--   throttle-prelude.lua, throttle-fixed-window.lua, throttle-sliding-window.lua, throttle-sliding-log.lua,
+--   throttle-token-bucket.lua, throttle-leaky-bucket.lua, throttle-concurrency.lua, throttle-driver.lua
+-- Each algorithm file registers check/commit/release/reset functions in ALGORITHMS under its code; the driver
+-- checks every policy (read-only), then commits all of them only if none of the enforcing policies rejected.
+--
+-- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<policy>:<key>}; an algorithm appends its own suffix
+--       (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc"), so every key of a (policy, key)
+--       pair sits in the hash slot of its {...} tag.
+-- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state)
+-- ARGV[2]: a token unique to this call (names SLIDING_LOG entries and CONCURRENCY leases)
+-- ARGV[3 + 6 * (i - 1) ...]: for policy i: algorithm code (1 FIXED_WINDOW, 2 SLIDING_WINDOW, 3 SLIDING_LOG,
+--       4 TOKEN_BUCKET, 5 LEAKY_BUCKET, 6 CONCURRENCY), limit, window in microseconds, burst, cost, shadow (0|1)
+-- Returns: { allowed (1|0), then for each policy i: allowed (1|0), remaining permits, retry-after in
+--       microseconds (rounded up, never early; 0 when allowed), reset-after in microseconds }
+--       (modes 2 and 3 return { 1 })
+-- Work: O(N) commands for FIXED_WINDOW, SLIDING_WINDOW, TOKEN_BUCKET and LEAKY_BUCKET; SLIDING_LOG and CONCURRENCY
+--       add O(log(limit) + cost) per policy, plus the removal of at most `limit` expired entries.
+-- Time: Redis TIME, integer microseconds. Every key written gets a TTL covering the state it holds.
+-- Integers stay exact because the build checks limit * window and burst * window stay below 2^53.
+
+if redis.replicate_commands then
+    -- Redis < 5 must replicate effects, not the script, since the script reads TIME before writing.
+    redis.replicate_commands()
+end
+
+local ALGORITHMS = {}
+
+local clock = redis.call('TIME')
+local NOW = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+
+-- Integer division rounded down / up, exact for non-negative integers below 2^53 despite Lua's doubles.
+local function floor_div(a, b)
+    local q = math.floor(a / b)
+    if q * b > a then
+        q = q - 1
+    elseif (q + 1) * b <= a then
+        q = q + 1
+    end
+    return q
+end
+
+local function ceil_div(a, b)
+    local q = floor_div(a, b)
+    if q * b < a then
+        q = q + 1
+    end
+    return q
+end
+
+-- A key name suffix for a window index (no exponent notation).
+local function index_suffix(index)
+    return string.format('%.0f', index)
+end
+
+-- Sets a TTL of at least `micros` (rounded up to whole milliseconds, at least 1 ms).
+local function expire_after(key, micros)
+    local millis = ceil_div(micros, 1000)
+    if millis < 1 then
+        millis = 1
+    end
+    redis.call('PEXPIRE', key, millis)
+end

@@ -1,0 +1,48 @@
+-- TOKEN_BUCKET (code 4): capacity `burst`, continuous refill of `limit` tokens per `window`.
+-- KEYS: <base>:tb, a hash { l = level, t = time of the level in µs }
+-- The level is kept in units of 1/window token, so the refill (limit units per µs) is exact integer arithmetic:
+--   capacity = burst * window, a call needs cost * window, elapsed µs add elapsed * limit.
+-- An absent key means a full bucket. TTL = the time until the bucket is full again.
+-- Work: O(1).
+ALGORITHMS[4] = {
+    check = function(base, limit, window, burst, cost)
+        local key = base .. ':tb'
+        local capacity = burst * window
+        local need = cost * window
+        local level = capacity
+        local since = NOW
+        local stored = redis.call('HMGET', key, 'l', 't')
+        if stored[1] and stored[2] then
+            level = tonumber(stored[1])
+            since = tonumber(stored[2])
+            local elapsed = NOW - since
+            if elapsed > 0 then
+                since = NOW
+                if elapsed >= ceil_div(capacity - level, limit) then
+                    level = capacity
+                else
+                    level = level + elapsed * limit
+                end
+            end
+        end
+        local ok = level >= need
+        local after = level
+        if ok then
+            after = level - need
+        end
+        local retry = 0
+        if not ok then
+            retry = ceil_div(need - level, limit)
+        end
+        return (ok and 1 or 0), floor_div(after, window), retry, ceil_div(capacity - after, limit), key, after, since
+    end,
+    commit = function(base, limit, window, burst, cost, token, key, after, since)
+        redis.call('HSET', key, 'l', index_suffix(after), 't', index_suffix(since))
+        expire_after(key, ceil_div(burst * window - after, limit))
+    end,
+    release = function(base, token, cost)
+    end,
+    reset = function(base, window)
+        redis.call('DEL', base .. ':tb')
+    end
+}
