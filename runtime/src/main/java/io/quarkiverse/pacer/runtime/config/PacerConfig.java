@@ -22,4 +22,9 @@ public interface PacerConfig {
      * Rate limiting ({@code @Throttled}).
      */
     ThrottleRuntimeConfig throttle();
+
+    /**
+     * Delay queues: {@code quarkus.pacer.delayed.*}.
+     */
+    DelayedRuntimeConfig delayed();
 }

@@ -1,0 +1,90 @@
+package io.quarkiverse.pacer.runtime.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
+import io.quarkus.runtime.annotations.ConfigGroup;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithParentName;
+
+/**
+ * Delay queues ({@code @Delayed}): how consumers poll and claim, and per-queue overrides of the annotation.
+ */
+@ConfigGroup
+public interface DelayedRuntimeConfig {
+
+    /**
+     * The safety poll: every consumer claims due messages at least this often, even if it missed a wake-up. Consumers
+     * normally wake at the earliest due time and on producers' notifications, so this bounds lateness only when those
+     * fail.
+     */
+    @WithDefault("5s")
+    Duration pollInterval();
+
+    /**
+     * The most messages one claim takes from Redis in a single script call. Bounds the work Redis does per call, and
+     * how many messages one instance holds ahead of its handlers.
+     */
+    @WithDefault("100")
+    int batchSize();
+
+    /**
+     * How long shutdown waits for running handlers to finish before leaving their messages to lease expiry.
+     */
+    @WithDefault("10s")
+    Duration shutdownTimeout();
+
+    /**
+     * Consumers of this instance.
+     */
+    Consumer consumer();
+
+    /**
+     * Per-queue overrides of the {@code @Delayed} annotation members, keyed by queue name.
+     */
+    @WithParentName
+    @ConfigDocMapKey("queue")
+    Map<String, QueueConfig> queues();
+
+    interface Consumer {
+
+        /**
+         * Whether this instance consumes delay queues. Set to {@code false} for producer-only instances: they can
+         * schedule, cancel and inspect messages, and never claim any.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
+    interface QueueConfig {
+
+        /**
+         * Overrides {@code @Delayed(concurrency)}: messages of this queue handled at the same time per instance.
+         */
+        OptionalInt concurrency();
+
+        /**
+         * Overrides {@code @Delayed(maxAttempts)}: handling attempts before a message is dead-lettered.
+         */
+        OptionalInt maxAttempts();
+
+        /**
+         * Overrides {@code @Delayed(backoff)}: the delay before the first retry, doubled for each further retry.
+         */
+        Optional<Duration> backoff();
+
+        /**
+         * Overrides {@code @Delayed(lease)}: how long a claimed message stays invisible to other consumers.
+         */
+        Optional<Duration> lease();
+
+        /**
+         * Whether this instance consumes the queue. Producers can still schedule on a disabled queue.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+}

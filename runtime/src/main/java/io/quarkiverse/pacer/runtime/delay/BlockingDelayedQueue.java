@@ -1,0 +1,107 @@
+package io.quarkiverse.pacer.runtime.delay;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.pacer.delay.DeadLetter;
+import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+
+/**
+ * The {@link DelayedQueue} bean: the reactive implementation awaited with a bounded timeout, refusing to block an
+ * event loop.
+ */
+@Singleton
+public class BlockingDelayedQueue implements DelayedQueue {
+
+    /** Longest a blocking call waits for Redis. */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final RedisDelayedQueue reactive;
+
+    BlockingDelayedQueue(RedisDelayedQueue reactive) {
+        this.reactive = reactive;
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        if (Context.isOnEventLoopThread()) {
+            throw new IllegalStateException("DelayedQueue blocks and cannot be called on a Vert.x event loop thread ("
+                    + Thread.currentThread().getName() + "); use ReactiveDelayedQueue instead");
+        }
+        return uni.await().atMost(TIMEOUT);
+    }
+
+    @Override
+    public String schedule(String queue, Object payload, Duration delay) {
+        return await(reactive.schedule(queue, payload, delay));
+    }
+
+    @Override
+    public String schedule(String queue, Object payload, Instant dueAt) {
+        return await(reactive.schedule(queue, payload, dueAt));
+    }
+
+    @Override
+    public String schedule(String queue, String id, Object payload, Instant dueAt) {
+        return await(reactive.schedule(queue, id, payload, dueAt));
+    }
+
+    @Override
+    public String schedule(String queue, String id, Object payload, Duration delay) {
+        return await(reactive.schedule(queue, id, payload, delay));
+    }
+
+    @Override
+    public boolean scheduleIfAbsent(String queue, String id, Object payload, Instant dueAt) {
+        return await(reactive.scheduleIfAbsent(queue, id, payload, dueAt));
+    }
+
+    @Override
+    public boolean scheduleIfAbsent(String queue, String id, Object payload, Duration delay) {
+        return await(reactive.scheduleIfAbsent(queue, id, payload, delay));
+    }
+
+    @Override
+    public boolean cancel(String queue, String id) {
+        return await(reactive.cancel(queue, id));
+    }
+
+    @Override
+    public long size(String queue) {
+        return await(reactive.size(queue));
+    }
+
+    @Override
+    public long deadLetterCount(String queue) {
+        return await(reactive.deadLetterCount(queue));
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(String queue, int limit) {
+        return await(reactive.deadLetters(queue, limit));
+    }
+
+    @Override
+    public boolean replay(String queue, String id) {
+        return await(reactive.replay(queue, id));
+    }
+
+    @Override
+    public long replayDeadLetters(String queue) {
+        return await(reactive.replayDeadLetters(queue));
+    }
+
+    @Override
+    public boolean purge(String queue, String id) {
+        return await(reactive.purge(queue, id));
+    }
+
+    @Override
+    public long purgeDeadLetters(String queue) {
+        return await(reactive.purgeDeadLetters(queue));
+    }
+}

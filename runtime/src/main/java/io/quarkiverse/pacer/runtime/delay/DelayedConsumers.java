@@ -1,0 +1,203 @@
+package io.quarkiverse.pacer.runtime.delay;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.invoke.Invoker;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.scheduler.Scheduler;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * The consumers of this instance: validates the delay-queue configuration at startup, starts one
+ * {@link DelayedConsumerLoop} per enabled {@code @Delayed} queue with the safety poll (a {@code quarkus-scheduler}
+ * job) and the wake-up subscription, and stops them gracefully at shutdown.
+ */
+@Singleton
+public class DelayedConsumers {
+
+    private static final Logger LOG = Logger.getLogger(DelayedConsumers.class);
+    static final String POLL_JOB = "pacer-delayed-poll";
+
+    private record Registration(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
+    }
+
+    private final List<Registration> registrations = new ArrayList<>();
+    private final Map<String, DelayedConsumerLoop> loops = new LinkedHashMap<>();
+    private final PacerRedis redis;
+    private final PacerConfig config;
+    private final RedisDelayedQueue queue;
+    private final Vertx vertx;
+    private final Instance<Scheduler> scheduler;
+    private final String instanceId = UUID.randomUUID().toString();
+    private DelayedWakeUps wakeUps;
+
+    DelayedConsumers(PacerRedis redis, PacerConfig config, RedisDelayedQueue queue, Vertx vertx,
+            Instance<Scheduler> scheduler) {
+        this.redis = redis;
+        this.config = config;
+        this.queue = queue;
+        this.vertx = vertx;
+        this.scheduler = scheduler;
+    }
+
+    void register(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
+        registrations.add(new Registration(definition, invoker));
+    }
+
+    /** The loop consuming {@code queue} in this instance, or {@code null}. */
+    DelayedConsumerLoop loop(String queue) {
+        return loops.get(queue);
+    }
+
+    /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
+    public DelayedConsumerStats stats(String queue) {
+        DelayedConsumerLoop loop = loops.get(queue);
+        return loop == null ? null : loop.stats();
+    }
+
+    /** The queues this instance consumes. */
+    public java.util.Set<String> consumedQueues() {
+        return Collections.unmodifiableSet(loops.keySet());
+    }
+
+    /** The loops of this instance by queue name. */
+    Map<String, DelayedConsumerLoop> loops() {
+        return Collections.unmodifiableMap(loops);
+    }
+
+    void start(@Observes StartupEvent event) {
+        DelayedRuntimeConfig delayed = config.delayed();
+        validate(delayed);
+        if (registrations.isEmpty()) {
+            return;
+        }
+        if (!delayed.consumer().enabled()) {
+            LOG.debugf("quarkus.pacer.delayed.consumer.enabled=false: this instance consumes no delay queue");
+            return;
+        }
+        Map<String, DelayedConsumerLoop> byChannel = new LinkedHashMap<>();
+        for (Registration registration : registrations) {
+            DelayedConsumerDefinition definition = registration.definition();
+            DelayedRuntimeConfig.QueueConfig overrides = delayed.queues().get(definition.getQueue());
+            if (overrides != null && !overrides.enabled()) {
+                LOG.debugf("Delay queue %s is disabled in this instance", definition.getQueue());
+                continue;
+            }
+            int concurrency = overrides != null && overrides.concurrency().isPresent() ? overrides.concurrency().getAsInt()
+                    : definition.getConcurrency();
+            int maxAttempts = overrides != null && overrides.maxAttempts().isPresent() ? overrides.maxAttempts().getAsInt()
+                    : definition.getMaxAttempts();
+            long backoff = overrides != null && overrides.backoff().isPresent() ? overrides.backoff().get().toMillis()
+                    : definition.getBackoffMillis();
+            long lease = overrides != null && overrides.lease().isPresent() ? overrides.lease().get().toMillis()
+                    : definition.getLeaseMillis();
+            DelayedKeys keys = queue.keys(definition.getQueue());
+            DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
+                    queue.codec(), vertx, concurrency, maxAttempts, backoff, lease, delayed.batchSize(), instanceId);
+            loops.put(definition.getQueue(), loop);
+            byChannel.put(keys.wakeChannel, loop);
+            LOG.debugf("Consuming delay queue %s with %s (concurrency %d, max attempts %d, backoff %dms, lease %dms)",
+                    definition.getQueue(), definition.describe(), concurrency, maxAttempts, backoff, lease);
+        }
+        if (loops.isEmpty()) {
+            return;
+        }
+        wakeUps = new DelayedWakeUps(redis, byChannel);
+        wakeUps.ensureSubscribed();
+        loops.values().forEach(DelayedConsumerLoop::start);
+        scheduler.get().newJob(POLL_JOB)
+                .setInterval(delayed.pollInterval().toString())
+                .setAsyncTask(execution -> {
+                    wakeUps.ensureSubscribed();
+                    loops.values().forEach(DelayedConsumerLoop::poll);
+                    return Uni.createFrom().voidItem();
+                })
+                .schedule();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (loops.isEmpty()) {
+            return;
+        }
+        Scheduler jobs = scheduler.get();
+        if (jobs.isStarted()) {
+            jobs.unscheduleJob(POLL_JOB);
+        }
+        wakeUps.close();
+        List<CompletableFuture<Void>> stopping = new ArrayList<>();
+        loops.values().forEach(loop -> stopping.add(loop.stop()));
+        Duration timeout = config.delayed().shutdownTimeout();
+        try {
+            CompletableFuture.allOf(stopping.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warnf("Delay queue handlers still running after %s; their messages return when their leases expire",
+                    timeout);
+        } catch (Exception e) {
+            LOG.warnf("Stopping delay queue consumers failed: %s", e.toString());
+        }
+    }
+
+    static void validate(DelayedRuntimeConfig delayed) {
+        List<String> problems = new ArrayList<>();
+        if (delayed.batchSize() < 1) {
+            problems.add("quarkus.pacer.delayed.batch-size must be at least 1, was " + delayed.batchSize());
+        }
+        if (delayed.batchSize() > 10_000) {
+            problems.add("quarkus.pacer.delayed.batch-size must be at most 10000, was " + delayed.batchSize());
+        }
+        if (delayed.pollInterval().isNegative() || delayed.pollInterval().isZero()) {
+            problems.add("quarkus.pacer.delayed.poll-interval must be positive, was " + delayed.pollInterval());
+        }
+        if (delayed.shutdownTimeout().isNegative()) {
+            problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());
+        }
+        delayed.queues().forEach((name, queueConfig) -> {
+            String prefix = "quarkus.pacer.delayed.\"" + name + "\".";
+            queueConfig.concurrency().ifPresent(value -> {
+                if (value < 1) {
+                    problems.add(prefix + "concurrency must be at least 1, was " + value);
+                }
+            });
+            queueConfig.maxAttempts().ifPresent(value -> {
+                if (value < 1) {
+                    problems.add(prefix + "max-attempts must be at least 1, was " + value);
+                }
+            });
+            queueConfig.backoff().ifPresent(value -> {
+                if (value.isNegative()) {
+                    problems.add(prefix + "backoff must not be negative, was " + value);
+                }
+            });
+            queueConfig.lease().ifPresent(value -> {
+                if (value.toMillis() < 100) {
+                    problems.add(prefix + "lease must be at least 100ms, was " + value);
+                }
+            });
+        });
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(String.join("; ", problems));
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.quarkiverse.pacer.runtime.delay;
+
+import java.util.List;
+
+/**
+ * The Redis keys of one delay queue. They share the hash tag {@code {<queue>}}, so every script of the queue runs on
+ * one Redis Cluster slot:
+ * <ul>
+ * <li>{@code <prefix>:d:{<queue>}:due} ZSET of message ids scored by due time;</li>
+ * <li>{@code <prefix>:d:{<queue>}:inflight} ZSET of claimed ids scored by lease deadline;</li>
+ * <li>{@code <prefix>:d:{<queue>}:dead} ZSET of dead-lettered ids scored by dead-letter time;</li>
+ * <li>{@code <prefix>:d:{<queue>}:m:<id>} HASH of one message (payload, encoding, due time, attempts,
+ * redeliveries, claim token, failure reason), deleted on ack, cancel and purge;</li>
+ * <li>{@code <prefix>:d:{<queue>}:wake} pub/sub channel (not a key) announcing a new earliest due time.</li>
+ * </ul>
+ */
+final class DelayedKeys {
+
+    final String queue;
+    final String due;
+    final String inflight;
+    final String dead;
+    final String messagePrefix;
+    final String wakeChannel;
+    final List<String> dueInflightDead;
+    final List<String> dueInflight;
+    final List<String> dueDead;
+    final List<String> inflightOnly;
+    final List<String> deadOnly;
+
+    DelayedKeys(String keyPrefix, String queue) {
+        this.queue = queue;
+        String base = keyPrefix + ":d:{" + queue + "}:";
+        this.due = base + "due";
+        this.inflight = base + "inflight";
+        this.dead = base + "dead";
+        this.messagePrefix = base + "m:";
+        this.wakeChannel = base + "wake";
+        this.dueInflightDead = List.of(due, inflight, dead);
+        this.dueInflight = List.of(due, inflight);
+        this.dueDead = List.of(due, dead);
+        this.inflightOnly = List.of(inflight);
+        this.deadOnly = List.of(dead);
+    }
+
+    /** The queue name behind a wake-up channel, or {@code null} if the channel is not one of Pacer's. */
+    static String queueOfChannel(String keyPrefix, String channel) {
+        String start = keyPrefix + ":d:{";
+        String end = "}:wake";
+        if (channel.startsWith(start) && channel.endsWith(end) && channel.length() > start.length() + end.length()) {
+            return channel.substring(start.length(), channel.length() - end.length());
+        }
+        return null;
+    }
+
+    static void checkQueueName(String queue) {
+        if (queue == null || queue.isEmpty()) {
+            throw new IllegalArgumentException("Delay queue name must not be empty");
+        }
+        if (queue.indexOf('{') >= 0 || queue.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("Delay queue name must not contain '{' or '}': " + queue);
+        }
+    }
+
+    static void checkId(String id) {
+        if (id == null || id.isEmpty()) {
+            throw new IllegalArgumentException("Delayed message id must not be empty");
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.quarkiverse.pacer.runtime.delay;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Turns payloads into the text stored in Redis and back: {@code String} as is, {@code byte[]} as Base64, anything else
+ * as JSON through the application's {@link ObjectMapper}.
+ */
+final class PayloadCodec {
+
+    /** Stored as text: a {@code String} payload or a JSON document. */
+    static final String TEXT = "t";
+    /** Stored as Base64: a {@code byte[]} payload. */
+    static final String BYTES = "b";
+
+    record Encoded(String value, String encoding) {
+    }
+
+    private final ObjectMapper mapper;
+
+    PayloadCodec(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    ObjectMapper mapper() {
+        return mapper;
+    }
+
+    Encoded encode(Object payload) {
+        if (payload == null) {
+            throw new IllegalArgumentException("Delayed message payload must not be null");
+        }
+        if (payload instanceof String text) {
+            return new Encoded(text, TEXT);
+        }
+        if (payload instanceof byte[] bytes) {
+            return new Encoded(Base64.getEncoder().encodeToString(bytes), BYTES);
+        }
+        try {
+            return new Encoded(mapper.writeValueAsString(payload), TEXT);
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new IllegalArgumentException("Delayed message payload of type " + payload.getClass().getName()
+                    + " cannot be serialized to JSON: " + e.getMessage(), e);
+        }
+    }
+
+    static byte[] bytes(String value, String encoding) {
+        return BYTES.equals(encoding) ? Base64.getDecoder().decode(value) : value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Decodes a stored payload for a consumer.
+     *
+     * @param kind what the consumer takes
+     * @param type the Jackson type for {@link PayloadKind#JSON}
+     * @throws Exception when the payload does not fit the consumer's type
+     */
+    Object decode(String value, String encoding, PayloadKind kind, JavaType type) throws Exception {
+        switch (kind) {
+            case STRING:
+                return BYTES.equals(encoding) ? new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)
+                        : value;
+            case BYTES:
+                return bytes(value, encoding);
+            default:
+                return BYTES.equals(encoding) ? mapper.readValue(Base64.getDecoder().decode(value), type)
+                        : mapper.readValue(value, type);
+        }
+    }
+}
