@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
@@ -22,11 +23,11 @@ import io.quarkiverse.pacer.benchmarks.RedisBenchmarkTool;
 import io.quarkiverse.pacer.benchmarks.ResultTable;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.benchmarks.throttle.ScriptCallCapture.CapturedCall;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottledException;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
 
@@ -50,6 +51,9 @@ public class ThrottleBenchmarks {
 
     @Inject
     PacerRedis redis;
+
+    @Inject
+    Instance<ThrottleEngine> engine;
 
     private record PeerKey(String peer, ThrottleLimits limits, boolean hot, int callers) {
     }
@@ -262,8 +266,9 @@ public class ThrottleBenchmarks {
     }
 
     /**
-     * The captured script call with the key swapped in and the per-call arguments renewed, sent through Pacer's own
-     * Redis door ({@code EVALSHA} on the same Quarkus client) and awaited like a blocking {@code @Throttled} call.
+     * The captured script call with the key swapped in and the per-call arguments renewed, run with
+     * {@link PacerRedis#eval} (the same Quarkus Redis client and {@code EVALSHA} path Pacer uses) and awaited like a
+     * blocking {@code @Throttled} call. Only Pacer's interception, key building and decision decoding are left out.
      */
     private Operation baselineOperation(CapturedCall call, String[] keys) {
         List<List<String>> keyLists = new ArrayList<>(keys.length);
@@ -274,27 +279,24 @@ public class ThrottleBenchmarks {
             }
             keyLists.add(List.copyOf(list));
         }
-        String sha = call.sha();
-        List<String> args = call.args();
+        LuaScript script = engine.isResolvable() ? engine.get().script() : null;
+        if (script == null || !script.sha1().equals(call.sha())) {
+            throw new IllegalStateException("Pacer sent EVALSHA " + call.sha() + " but its throttle script is "
+                    + (script == null ? "not available" : script.sha1()));
+        }
+        List<String> template = call.args();
         int[] varying = call.varyingArgs().stream().mapToInt(Integer::intValue).sorted().toArray();
         PacerRedis client = redis;
         return (worker, sequence) -> {
             List<String> callKeys = keyLists.get(keyIndex(keyLists.size()));
-            Request request = Request.cmd(Command.EVALSHA).arg(sha).arg(callKeys.size());
-            for (int i = 0; i < callKeys.size(); i++) {
-                request.arg(callKeys.get(i));
-            }
-            int next = 0;
-            for (int i = 0; i < args.size(); i++) {
-                if (next < varying.length && varying[next] == i) {
-                    next++;
-                    request.arg(worker + "-" + sequence);
-                } else {
-                    request.arg(args.get(i));
+            List<String> args = template;
+            if (varying.length > 0) {
+                args = new ArrayList<>(template);
+                for (int index : varying) {
+                    args.set(index, worker + "." + sequence);
                 }
             }
-            Response response = client.send(request).await().atMost(CALL_TIMEOUT);
-            return admitted(response);
+            return admitted(client.eval(script, callKeys, args).await().atMost(CALL_TIMEOUT));
         };
     }
 
