@@ -33,6 +33,8 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
@@ -59,6 +61,8 @@ public class ThrottleEngine {
             "throttle-leaky-bucket",
             "throttle-concurrency",
             "throttle-driver" };
+
+    private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(2);
 
     /** Retry-after of a decision rejected because Redis was unavailable. */
     private static final long FALLBACK_RETRY_MICROS = 1_000_000;
@@ -91,7 +95,22 @@ public class ThrottleEngine {
 
     /** Resolves the policies at startup, so invalid configuration fails the application before it serves anything. */
     void onStart(@Observes @Priority(10) StartupEvent event) {
-        policies();
+        if (!policies().isEmpty()) {
+            warmUp();
+        }
+    }
+
+    /**
+     * Opens the connection and loads the script before the first decision, so the first call does not pay for both
+     * inside its time budget. Bounded: an unreachable Redis delays startup by at most {@link #WARM_UP_TIMEOUT}.
+     */
+    private void warmUp() {
+        try {
+            redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source())).await().atMost(WARM_UP_TIMEOUT);
+        } catch (RuntimeException e) {
+            LOG.warnf("Pacer could not load its throttling script into Redis (client %s) at startup: %s",
+                    redis.clientDisplayName(), e.toString());
+        }
     }
 
     /** The script, for tests and benchmarks that call it directly. */

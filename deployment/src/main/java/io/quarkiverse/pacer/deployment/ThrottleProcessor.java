@@ -1,0 +1,383 @@
+package io.quarkiverse.pacer.deployment;
+
+import static io.quarkiverse.pacer.deployment.PacerDotNames.CLIENT_ADDRESS_KEY_RESOLVER;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED_LIST;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY_RESOLVER;
+
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import jakarta.inject.Singleton;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.ClassInfo;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
+import org.jboss.jandex.MethodInfo;
+import org.jboss.jandex.MethodParameterInfo;
+import org.jboss.jandex.Type;
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.pacer.runtime.throttle.DefaultReactiveThrottler;
+import io.quarkiverse.pacer.runtime.throttle.DefaultThrottler;
+import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
+import io.quarkiverse.pacer.throttle.OnLimit;
+import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
+import io.quarkiverse.pacer.throttle.ThrottleKey;
+import io.quarkiverse.pacer.throttle.ThrottledException;
+import io.quarkiverse.pacer.throttle.Throttled;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
+import jakarta.enterprise.inject.spi.DeploymentException;
+
+/**
+ * Rate limiting: finds {@code @Throttled} methods with Jandex, validates them (every problem reported at once, naming
+ * the annotation, class and method), records their precomputed definitions, and registers the interceptor, the
+ * programmatic beans and, with Quarkus REST, the 429 mapping.
+ */
+class ThrottleProcessor {
+
+    private static final Logger LOG = Logger.getLogger(ThrottleProcessor.class);
+
+    private static final String DEFAULT_WINDOW = "1s";
+    private static final String DEFAULT_MAX_WAIT = "1s";
+
+    @BuildStep
+    AdditionalIndexedClassesBuildItem indexThrottlingAnnotations() {
+        return new AdditionalIndexedClassesBuildItem(Throttled.class.getName(), Throttled.List.class.getName(),
+                ThrottleKey.class.getName());
+    }
+
+    @BuildStep
+    void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
+        beans.produce(AdditionalBeanBuildItem.builder()
+                .addBeanClasses(ThrottledInterceptor.class, ThrottleEngine.class, DefaultThrottler.class,
+                        DefaultReactiveThrottler.class, PrincipalKeyResolver.class)
+                .setUnremovable()
+                .build());
+        if (capabilities.isPresent(Capability.VERTX_HTTP)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(ClientAddressKeyResolver.class));
+        }
+    }
+
+    @BuildStep
+    void mapThrottledExceptionTo429(Capabilities capabilities, BuildProducer<ExceptionMapperBuildItem> mappers) {
+        if (capabilities.isPresent(Capability.REST)) {
+            mappers.produce(new ExceptionMapperBuildItem(ThrottledExceptionMapper.class.getName(),
+                    ThrottledException.class.getName(), jakarta.ws.rs.Priorities.USER, false));
+        }
+    }
+
+    @BuildStep
+    ThrottledMethodsBuildItem collectThrottledMethods(CombinedIndexBuildItem combinedIndex, Capabilities capabilities) {
+        IndexView index = combinedIndex.getIndex();
+        Map<MethodInfo, List<AnnotationInstance>> onMethods = new LinkedHashMap<>();
+        Map<ClassInfo, List<AnnotationInstance>> onClasses = new LinkedHashMap<>();
+        for (AnnotationInstance annotation : index.getAnnotations(THROTTLED)) {
+            collect(annotation, annotation.target(), onMethods, onClasses);
+        }
+        for (AnnotationInstance container : index.getAnnotations(THROTTLED_LIST)) {
+            for (AnnotationInstance annotation : container.value().asNestedArray()) {
+                collect(annotation, container.target(), onMethods, onClasses);
+            }
+        }
+
+        List<String> problems = new ArrayList<>();
+        // Effective annotations per method: the method's own win over its class's.
+        Map<MethodInfo, List<AnnotationInstance>> effective = new LinkedHashMap<>();
+        Map<MethodInfo, Boolean> fromClass = new LinkedHashMap<>();
+        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : onMethods.entrySet()) {
+            MethodInfo method = entry.getKey();
+            if (Modifier.isPrivate(method.flags())) {
+                problems.add("@Throttled declared on " + display(method)
+                        + ": private methods cannot be intercepted; make it package-private, protected or public");
+                continue;
+            }
+            effective.put(method, entry.getValue());
+            fromClass.put(method, false);
+        }
+        for (Map.Entry<ClassInfo, List<AnnotationInstance>> entry : onClasses.entrySet()) {
+            for (MethodInfo method : entry.getKey().methods()) {
+                if (isBusinessMethod(method) && !onMethods.containsKey(method)) {
+                    effective.put(method, entry.getValue());
+                    fromClass.put(method, true);
+                }
+            }
+        }
+
+        Map<String, PolicyDefinition> policies = new TreeMap<>();
+        Map<String, String> policyOrigins = new TreeMap<>();
+        List<MethodDefinition> methods = new ArrayList<>();
+        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : effective.entrySet()) {
+            MethodDefinition definition = defineMethod(entry.getKey(), entry.getValue(), fromClass.get(entry.getKey()),
+                    capabilities, policies, policyOrigins, problems);
+            if (definition != null) {
+                methods.add(definition);
+            }
+        }
+
+        for (AnnotationInstance key : index.getAnnotations(THROTTLE_KEY)) {
+            if (key.target().kind() != AnnotationTarget.Kind.METHOD_PARAMETER) {
+                continue;
+            }
+            MethodParameterInfo parameter = key.target().asMethodParameter();
+            if (!effective.containsKey(parameter.method())) {
+                problems.add("@ThrottleKey declared on parameter " + parameter.position() + " of "
+                        + display(parameter.method()) + ": the method has no @Throttled (add one, or remove @ThrottleKey)");
+            }
+        }
+
+        methods.sort(Comparator.comparing(MethodDefinition::getId));
+        for (MethodDefinition method : methods) {
+            LOG.debugf("@Throttled method %s: policies %s", method.getId(), method.getPolicies());
+        }
+        return new ThrottledMethodsBuildItem(new ArrayList<>(policies.values()), methods, problems);
+    }
+
+    @BuildStep
+    void validateThrottledMethods(ThrottledMethodsBuildItem throttled, BuildProducer<ValidationErrorBuildItem> errors) {
+        if (!throttled.getProblems().isEmpty()) {
+            errors.produce(new ValidationErrorBuildItem(new DeploymentException(
+                    "Invalid @Throttled usage:\n - " + String.join("\n - ", throttled.getProblems()))));
+        }
+    }
+
+    @BuildStep
+    void makeKeyResolversUnremovable(ThrottledMethodsBuildItem throttled,
+            BuildProducer<UnremovableBeanBuildItem> unremovable) {
+        TreeSet<String> resolvers = new TreeSet<>();
+        for (MethodDefinition method : throttled.getMethods()) {
+            if (method.getKeyResolver() != null) {
+                resolvers.add(method.getKeyResolver());
+            }
+        }
+        if (!resolvers.isEmpty()) {
+            unremovable.produce(UnremovableBeanBuildItem.beanClassNames(resolvers));
+        }
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    SyntheticBeanBuildItem recordThrottledMethods(ThrottledMethodsBuildItem throttled, ThrottleRecorder recorder) {
+        return SyntheticBeanBuildItem.configure(ThrottleDefinitions.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .supplier(recorder.definitions(throttled.getPolicies(), throttled.getMethods()))
+                .done();
+    }
+
+    private static void collect(AnnotationInstance annotation, AnnotationTarget target,
+            Map<MethodInfo, List<AnnotationInstance>> onMethods, Map<ClassInfo, List<AnnotationInstance>> onClasses) {
+        if (target.kind() == AnnotationTarget.Kind.METHOD) {
+            onMethods.computeIfAbsent(target.asMethod(), m -> new ArrayList<>()).add(annotation);
+        } else if (target.kind() == AnnotationTarget.Kind.CLASS
+                && !target.asClass().name().toString().equals(ThrottledInterceptor.class.getName())) {
+            onClasses.computeIfAbsent(target.asClass(), c -> new ArrayList<>()).add(annotation);
+        }
+    }
+
+    private static boolean isBusinessMethod(MethodInfo method) {
+        int flags = method.flags();
+        return !method.isConstructor() && !method.isStaticInitializer() && !Modifier.isPrivate(flags)
+                && !Modifier.isStatic(flags) && (flags & 0x1000) == 0 && (flags & 0x0040) == 0;
+    }
+
+    private static MethodDefinition defineMethod(MethodInfo method, List<AnnotationInstance> annotations,
+            boolean fromClass, Capabilities capabilities, Map<String, PolicyDefinition> policies,
+            Map<String, String> policyOrigins, List<String> problems) {
+        String where = fromClass
+                ? "@Throttled declared on " + method.declaringClass().name() + " (applied to " + display(method) + ")"
+                : "@Throttled declared on " + display(method);
+        int before = problems.size();
+        MethodDefinition definition = new MethodDefinition();
+        definition.setId(idOf(method));
+        String resolver = null;
+        boolean first = true;
+        long maxWaitMillis = 0;
+        OnLimit onLimit = OnLimit.REJECT;
+        for (AnnotationInstance annotation : annotations) {
+            String name = stringValue(annotation, "name", "");
+            if (name.isEmpty()) {
+                name = method.declaringClass().name().toString() + "#" + method.name();
+            }
+            String at = where + (annotations.size() > 1 ? " (policy \"" + name + "\")" : "");
+            int limit = annotation.value("limit") == null ? 0 : annotation.value("limit").asInt();
+            String window = stringValue(annotation, "window", DEFAULT_WINDOW);
+            Algorithm algorithm = annotation.value("algorithm") == null ? Algorithm.TOKEN_BUCKET
+                    : Algorithm.valueOf(annotation.value("algorithm").asEnum());
+            int burst = annotation.value("burst") == null ? 0 : annotation.value("burst").asInt();
+            int cost = annotation.value("cost") == null ? 1 : annotation.value("cost").asInt();
+            boolean shadow = annotation.value("shadow") != null && annotation.value("shadow").asBoolean();
+            OnLimit policyOnLimit = annotation.value("onLimit") == null ? OnLimit.REJECT
+                    : OnLimit.valueOf(annotation.value("onLimit").asEnum());
+            String maxWait = stringValue(annotation, "maxWait", DEFAULT_MAX_WAIT);
+            AnnotationValue keyValue = annotation.value("key");
+            String key = keyValue == null || keyValue.asClass().name().equals(THROTTLE_KEY_RESOLVER) ? null
+                    : keyValue.asClass().name().toString();
+
+            if (limit <= 0) {
+                problems.add(at + ": limit must be positive, was " + limit);
+            }
+            long windowMicros = 0;
+            try {
+                windowMicros = ThrottleDurations.parseWindowMicros(window);
+            } catch (IllegalArgumentException e) {
+                problems.add(at + ": window " + e.getMessage());
+            }
+            if (policyOnLimit == OnLimit.WAIT) {
+                onLimit = OnLimit.WAIT;
+            }
+            try {
+                Duration wait = ThrottleDurations.parseMaxWait(maxWait);
+                maxWaitMillis = Math.max(maxWaitMillis, wait.toMillis());
+            } catch (IllegalArgumentException e) {
+                problems.add(at + ": maxWait " + e.getMessage());
+            }
+            if (burst < 0) {
+                problems.add(at + ": burst must be positive (or 0 for the limit), was " + burst);
+            }
+            int effectiveBurst = burst == 0 ? limit : burst;
+            boolean bucket = algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET;
+            int capacity = bucket ? effectiveBurst : limit;
+            if (cost <= 0) {
+                problems.add(at + ": cost must be positive, was " + cost);
+            } else if (limit > 0 && cost > capacity) {
+                problems.add(at + ": cost " + cost + " exceeds the capacity " + capacity + " ("
+                        + (bucket ? "burst" : "limit") + "), so the call could never pass");
+            }
+            if (windowMicros > 0 && (double) Math.max(limit, effectiveBurst) * windowMicros >= ThrottleDurations.MAX_EXACT) {
+                problems.add(at + ": limit (or burst) " + Math.max(limit, effectiveBurst) + " times window " + window
+                        + " is too large for exact arithmetic (at most 2^52 permit-microseconds)");
+            }
+            if (key != null && key.equals(CLIENT_ADDRESS_KEY_RESOLVER.toString())
+                    && !capabilities.isPresent(Capability.VERTX_HTTP)) {
+                problems.add(at + ": key = ClientAddressKeyResolver.class needs Quarkus Vert.x HTTP (for example"
+                        + " quarkus-rest), which the application does not have");
+            }
+            if (first) {
+                resolver = key;
+            } else if (!Objects.equals(resolver, key)) {
+                problems.add(at + ": stacked @Throttled annotations must use the same key resolver, found "
+                        + (resolver == null ? "none" : resolver) + " and " + (key == null ? "none" : key));
+            }
+            first = false;
+            if (definition.getPolicies().contains(name)) {
+                problems.add(at + ": policy \"" + name + "\" is stacked twice on the same method");
+                continue;
+            }
+
+            if (problems.size() == before) {
+                PolicyDefinition policy = new PolicyDefinition(name, algorithm, limit, window, burst, shadow,
+                        display(method));
+                PolicyDefinition existing = policies.get(name);
+                if (existing == null) {
+                    policies.put(name, policy);
+                    policyOrigins.put(name, display(method));
+                } else if (!sameSettings(existing, policy)) {
+                    problems.add(at + ": policy \"" + name + "\" is also declared on " + policyOrigins.get(name)
+                            + " with different settings (" + settings(existing) + " there, " + settings(policy)
+                            + " here); one name must mean one policy");
+                }
+            }
+            definition.getPolicies().add(name);
+            definition.getCosts().add(cost);
+        }
+        definition.setOnLimit(onLimit);
+        definition.setMaxWaitMillis(maxWaitMillis);
+        definition.setKeyResolver(resolver);
+        List<Integer> keyParameters = new ArrayList<>();
+        for (MethodParameterInfo parameter : method.parameters()) {
+            if (parameter.hasDeclaredAnnotation(THROTTLE_KEY)) {
+                keyParameters.add((int) parameter.position());
+            }
+        }
+        if (resolver != null && !keyParameters.isEmpty()) {
+            problems.add(where + ": key = " + resolver + " and @ThrottleKey parameters both define the key; keep one");
+        }
+        definition.setKeyParameters(keyParameters);
+        return problems.size() == before ? definition : null;
+    }
+
+    private static boolean sameSettings(PolicyDefinition a, PolicyDefinition b) {
+        return a.getAlgorithm() == b.getAlgorithm() && a.getLimit() == b.getLimit()
+                && ThrottleDurations.parseWindowMicros(a.getWindow()) == ThrottleDurations.parseWindowMicros(b.getWindow())
+                && (a.getBurst() == 0 ? a.getLimit() : a.getBurst()) == (b.getBurst() == 0 ? b.getLimit() : b.getBurst())
+                && a.isShadow() == b.isShadow();
+    }
+
+    private static String settings(PolicyDefinition policy) {
+        return policy.getAlgorithm() + " limit=" + policy.getLimit() + " window=" + policy.getWindow()
+                + (policy.getBurst() == 0 ? "" : " burst=" + policy.getBurst())
+                + (policy.isShadow() ? " shadow" : "");
+    }
+
+    private static String stringValue(AnnotationInstance annotation, String member, String defaultValue) {
+        AnnotationValue value = annotation.value(member);
+        return value == null ? defaultValue : value.asString();
+    }
+
+    /** {@code com.acme.Api#ping()}, as messages show a method. */
+    static String display(MethodInfo method) {
+        return method.declaringClass().name() + "#" + method.name() + "()";
+    }
+
+    /** The same id as {@link MethodDefinition#idOf(java.lang.reflect.Method)} computes at runtime. */
+    static String idOf(MethodInfo method) {
+        StringBuilder id = new StringBuilder(method.declaringClass().name().toString()).append('#')
+                .append(method.name()).append('(');
+        for (int i = 0; i < method.parametersCount(); i++) {
+            if (i > 0) {
+                id.append(',');
+            }
+            id.append(typeName(method.parameterType(i)));
+        }
+        return id.append(')').toString();
+    }
+
+    private static String typeName(Type type) {
+        switch (type.kind()) {
+            case ARRAY:
+                return typeName(type.asArrayType().constituent()) + "[]".repeat(type.asArrayType().deepDimensions());
+            case PRIMITIVE:
+                return type.asPrimitiveType().name().toString();
+            case TYPE_VARIABLE:
+                List<Type> bounds = type.asTypeVariable().bounds();
+                return bounds.isEmpty() ? "java.lang.Object" : typeName(bounds.get(0));
+            default:
+                DotName name = type.name();
+                return name.toString();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.quarkiverse.pacer.deployment;
+
+import java.util.List;
+
+import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkus.builder.item.SimpleBuildItem;
+
+/**
+ * Every {@code @Throttled} policy and method of the application, sorted by name, plus the problems found with them.
+ */
+public final class ThrottledMethodsBuildItem extends SimpleBuildItem {
+
+    private final List<PolicyDefinition> policies;
+    private final List<MethodDefinition> methods;
+    private final List<String> problems;
+
+    public ThrottledMethodsBuildItem(List<PolicyDefinition> policies, List<MethodDefinition> methods,
+            List<String> problems) {
+        this.policies = List.copyOf(policies);
+        this.methods = List.copyOf(methods);
+        this.problems = List.copyOf(problems);
+    }
+
+    public List<PolicyDefinition> getPolicies() {
+        return policies;
+    }
+
+    public List<MethodDefinition> getMethods() {
+        return methods;
+    }
+
+    public List<String> getProblems() {
+        return problems;
+    }
+}
