@@ -11,6 +11,7 @@ import java.util.Locale;
 public record BenchmarkSettings(
         Duration warmup,
         Duration measure,
+        int rounds,
         String only,
         int highConcurrency,
         int distinctKeys,
@@ -18,6 +19,7 @@ public record BenchmarkSettings(
         int lateMessages,
         Duration lateSpread,
         int stormMessages,
+        Duration stormTimeout,
         long slowlogThresholdMicros,
         Path output,
         String redisServer,
@@ -25,8 +27,9 @@ public record BenchmarkSettings(
 
     public static BenchmarkSettings fromSystemProperties() {
         return new BenchmarkSettings(
-                duration("bench.warmup", "1s"),
+                duration("bench.warmup", "500ms"),
                 duration("bench.measure", "3s"),
+                Integer.getInteger("bench.rounds", 3),
                 System.getProperty("bench.only", "all").toLowerCase(Locale.ROOT),
                 Integer.getInteger("bench.callers", 64),
                 Integer.getInteger("bench.keys", 10_000),
@@ -34,6 +37,7 @@ public record BenchmarkSettings(
                 Integer.getInteger("bench.late.messages", 20_000),
                 duration("bench.late.spread", "10s"),
                 Integer.getInteger("bench.storm.messages", 100_000),
+                duration("bench.storm.timeout", "30s"),
                 Long.getLong("bench.slowlog.micros", 200),
                 Path.of(System.getProperty("bench.output", "target")),
                 System.getProperty("bench.redis-server", "redis-server"),

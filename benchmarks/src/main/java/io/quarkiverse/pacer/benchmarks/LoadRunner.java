@@ -98,6 +98,29 @@ public final class LoadRunner {
                 error == null ? null : error.getClass().getSimpleName() + ": " + error.getMessage());
     }
 
+    /**
+     * Measures several operations under the same background load: each gets a warm-up, then {@code rounds} rounds
+     * run every operation for {@code measure / rounds} (after a short unrecorded lead-in), alternating the order
+     * (ABC, CBA, ...) so drift on a shared machine hits all of them alike. Returns one merged result per operation.
+     */
+    public static LoadResult[] interleaved(int callers, Duration warmup, Duration measure, int rounds,
+            List<Operation> operations) {
+        Duration slice = measure.dividedBy(Math.max(1, rounds));
+        Duration leadIn = Duration.ofMillis(Math.min(200, Math.max(0, warmup.toMillis())));
+        for (Operation operation : operations) {
+            run(callers, warmup, Duration.ZERO, operation);
+        }
+        LoadResult[] merged = new LoadResult[operations.size()];
+        for (int round = 0; round < Math.max(1, rounds); round++) {
+            for (int i = 0; i < operations.size(); i++) {
+                int index = round % 2 == 0 ? i : operations.size() - 1 - i;
+                LoadResult slot = run(callers, leadIn, slice, operations.get(index));
+                merged[index] = merged[index] == null ? slot : merged[index].plus(slot);
+            }
+        }
+        return merged;
+    }
+
     private static final class Worker {
         static final long HIGHEST = TimeUnit.SECONDS.toNanos(60);
         final Histogram latencies = new Histogram(HIGHEST, 2);
@@ -108,6 +131,14 @@ public final class LoadRunner {
     /** The outcome of one load run; latencies in nanoseconds. */
     public record LoadResult(int callers, long calls, long admitted, long errors, double seconds, Histogram latencies,
             String firstError) {
+
+        /** This result and another slice of the same operation, as one. */
+        public LoadResult plus(LoadResult other) {
+            Histogram sum = latencies.copy();
+            sum.add(other.latencies);
+            return new LoadResult(callers, calls + other.calls, admitted + other.admitted, errors + other.errors,
+                    seconds + other.seconds, sum, firstError != null ? firstError : other.firstError);
+        }
 
         public double throughput() {
             return calls / seconds;

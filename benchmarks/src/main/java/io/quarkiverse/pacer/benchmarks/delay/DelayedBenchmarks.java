@@ -2,8 +2,11 @@ package io.quarkiverse.pacer.benchmarks.delay;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +27,7 @@ import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
 /**
  * Delayed-delivery rows, Pacer against Redisson's {@code RDelayedQueue}: schedule throughput, end-to-end delivery
@@ -50,6 +54,13 @@ public class DelayedBenchmarks {
     @Inject
     DeliveryRecorder recorder;
 
+    /** Pacer's scripts, to name an EVALSHA in the slow log; a name missing from the runtime is simply skipped. */
+    private static final String[] PACER_SCRIPTS = { "delayed-schedule", "delayed-claim", "delayed-ack", "delayed-nack",
+            "delayed-renew", "delayed-cancel", "delayed-size", "delayed-dead-letters", "delayed-replay",
+            "delayed-purge", "server-time" };
+
+    private final Map<String, String> scriptNames = new HashMap<>();
+
     /** A way to schedule one message due at an epoch-microsecond instant. */
     @FunctionalInterface
     interface Scheduler {
@@ -59,6 +70,13 @@ public class DelayedBenchmarks {
     public void run(BenchmarkContext context) throws Exception {
         BenchmarkSettings settings = context.settings();
         queue = queues.isUnsatisfied() ? null : queues.get();
+        for (String name : PACER_SCRIPTS) {
+            try {
+                scriptNames.put(LuaScript.load(name).sha1(), name);
+            } catch (RuntimeException absent) {
+                // not in this build
+            }
+        }
         if (queue == null) {
             LOG.warn("Pacer's DelayedQueue bean is missing from this build: only the Redisson rows run");
         }
@@ -193,8 +211,8 @@ public class DelayedBenchmarks {
         long scheduling = parallel(messages, sequence -> scheduler.schedule(
                 base + ThreadLocalRandom.current().nextLong(spreadMicros), sequence));
         long scheduledBy = DeliveryRecorder.nowMicros();
-        boolean all = awaitDeliveries(messages, Duration.of(Math.max(0, base + spreadMicros - scheduledBy), java.time.temporal.ChronoUnit.MICROS)
-                .plusSeconds(60));
+        boolean all = awaitDeliveries(messages, Duration.of(Math.max(0, base + spreadMicros - scheduledBy),
+                ChronoUnit.MICROS).plusSeconds(60));
         Histogram lateness = recorder.lateness();
         Row row = context.table().add(scenario, implementation)
                 .latencies(lateness.getValueAtPercentile(50) / 1e3, lateness.getValueAtPercentile(99) / 1e3,
@@ -246,7 +264,8 @@ public class DelayedBenchmarks {
         // Only the drain is of interest: start the slow log now, after the producers are done.
         context.admin("CONFIG", "SET", "slowlog-log-slower-than", Long.toString(settings.slowlogThresholdMicros()));
         context.admin("SLOWLOG", "RESET");
-        boolean all = awaitDeliveries(messages, Duration.of(Math.max(0, due - scheduledBy), java.time.temporal.ChronoUnit.MICROS).plusSeconds(120));
+        boolean all = awaitDeliveries(messages, Duration.of(Math.max(0, due - scheduledBy), ChronoUnit.MICROS)
+                .plus(settings.stormTimeout()));
         List<Object> slowlog = context.slowlog();
         context.admin("CONFIG", "SET", "slowlog-log-slower-than", "10000");
         SlowCall longest = longestCall(slowlog);
@@ -265,7 +284,8 @@ public class DelayedBenchmarks {
                     scheduling / 1e6, (scheduledBy - due) / 1e6));
         }
         if (!all) {
-            row.addNote(String.format("only %,d of %,d delivered", recorder.count(), messages));
+            row.addNote(String.format(Locale.ROOT, "only %,d of %,d delivered within %d s of the due time (cut off:"
+                    + " bench.storm.timeout)", recorder.count(), messages, settings.stormTimeout().toSeconds()));
         }
         return new StormRowResult(row, longest.micros() < 0 ? null : longest.micros() / 1000.0);
     }
@@ -283,7 +303,7 @@ public class DelayedBenchmarks {
     }
 
     @SuppressWarnings("unchecked")
-    private static SlowCall longestCall(List<Object> slowlog) {
+    private SlowCall longestCall(List<Object> slowlog) {
         SlowCall longest = new SlowCall(-1, "");
         for (Object entry : slowlog) {
             List<Object> fields = (List<Object>) entry;
@@ -296,7 +316,13 @@ public class DelayedBenchmarks {
             if (micros > longest.micros()) {
                 String detail = command;
                 if (args.size() > 1 && command.equalsIgnoreCase("EVALSHA")) {
-                    detail = command + " " + String.valueOf(args.get(1)).substring(0, 8) + "…";
+                    String sha = String.valueOf(args.get(1));
+                    detail = "EVALSHA " + scriptNames.getOrDefault(sha, sha.substring(0, Math.min(8, sha.length())));
+                    if (args.size() > 3 && !"0".equals(String.valueOf(args.get(2)))) {
+                        detail += " " + args.get(3);
+                    }
+                } else if (args.size() > 1) {
+                    detail += " " + args.get(1);
                 }
                 longest = new SlowCall(micros, detail);
             }

@@ -55,9 +55,6 @@ public class ThrottleBenchmarks {
     @Inject
     Instance<ThrottleEngine> engine;
 
-    private record PeerKey(String peer, ThrottleLimits limits, boolean hot, int callers) {
-    }
-
     public void run(BenchmarkContext context) throws Exception {
         BenchmarkSettings settings = context.settings();
         String[] hotKeys = { "hot" };
@@ -87,7 +84,11 @@ public class ThrottleBenchmarks {
             }
         }
 
-        Map<PeerKey, LoadResult> peerResults = new HashMap<>();
+        // Rows are emitted per algorithm afterwards; each group measures both algorithms and both peers together.
+        Map<Algorithm, List<Runnable>> rowsByAlgorithm = new HashMap<>();
+        for (Algorithm algorithm : algorithms) {
+            rowsByAlgorithm.put(algorithm, new ArrayList<>());
+        }
         try (RedissonRateLimiterPeer redisson = new RedissonRateLimiterPeer(context.redisUri(),
                 settings.highConcurrency());
                 Bucket4jLettucePeer bucket4j = new Bucket4jLettucePeer(context.redisUri())) {
@@ -95,52 +96,55 @@ public class ThrottleBenchmarks {
 
             jitWarmup(context, captured.get(Algorithm.TOKEN_BUCKET).get(ThrottleLimits.ADMITTED), distinctKeys, peers);
 
-            for (Algorithm algorithm : algorithms) {
-                for (ThrottleLimits limits : ThrottleLimits.values()) {
-                    for (boolean hot : new boolean[] { true, false }) {
-                        String[] keys = hot ? hotKeys : distinctKeys;
-                        for (int callers : callerCounts) {
-                            String scenario = String.format("%s · %s · %s · %d caller%s", label(algorithm),
-                                    limits.label(), hot ? "hot key" : keys.length + " keys", callers,
-                                    callers == 1 ? "" : "s");
-                            LOG.infof("Throttle scenario: %s", scenario);
+            for (ThrottleLimits limits : ThrottleLimits.values()) {
+                for (boolean hot : new boolean[] { true, false }) {
+                    String[] keys = hot ? hotKeys : distinctKeys;
+                    for (int callers : callerCounts) {
+                        String group = String.format("%s · %s · %d caller%s", limits.label(),
+                                hot ? "hot key" : keys.length + " keys", callers, callers == 1 ? "" : "s");
+                        LOG.infof("Throttle scenarios: %s", group);
+                        context.flushAll();
+                        List<Operation> operations = new ArrayList<>();
+                        List<Algorithm> measured = new ArrayList<>();
+                        for (Algorithm algorithm : algorithms) {
                             CapturedCall call = captured.get(algorithm).get(limits);
-                            LoadResult baseline = null;
-                            LoadResult pacer = null;
-                            Optional<RedisBenchmarkTool.Figures> raw = Optional.empty();
                             if (call != null) {
-                                context.flushAll();
-                                baseline = LoadRunner.run(callers, settings.warmup(), settings.measure(),
-                                        baselineOperation(call, keys));
-                                context.flushAll();
-                                pacer = LoadRunner.run(callers, settings.warmup(), settings.measure(),
-                                        pacerOperation(algorithm, limits, keys));
-                                context.flushAll();
+                                measured.add(algorithm);
+                                operations.add(pacerOperation(algorithm, limits, keys));
+                                operations.add(baselineOperation(call, keys));
+                            }
+                        }
+                        for (RateLimiterPeer peer : peers) {
+                            peer.prepare(limits, keys);
+                            operations.add((worker, sequence) -> peer.tryAcquire(keyIndex(keys.length)));
+                        }
+                        LoadResult[] results = LoadRunner.interleaved(callers, settings.warmup(), settings.measure(),
+                                settings.rounds(), operations);
+                        List<LoadResult> peerFigures = List.of(results).subList(2 * measured.size(), results.length);
+                        for (Algorithm algorithm : algorithms) {
+                            int at = measured.indexOf(algorithm);
+                            LoadResult pacer = at < 0 ? null : results[2 * at];
+                            LoadResult baseline = at < 0 ? null : results[2 * at + 1];
+                            Optional<RedisBenchmarkTool.Figures> raw = Optional.empty();
+                            if (baseline != null) {
+                                CapturedCall call = captured.get(algorithm).get(limits);
                                 raw = context.redisBenchmark().run(callers,
-                                        (int) Math.max(2_000, Math.min(2_000_000, baseline.calls())),
+                                        (int) Math.max(2_000, Math.min(1_000_000, baseline.calls() / 2)),
                                         hot && call.varyingArgs().isEmpty() ? 0
                                                 : (hot ? 1_000_000_000 : keys.length),
                                         redisBenchmarkCommand(call, hot));
                             }
-
-                            List<LoadResult> peerFigures = new ArrayList<>();
-                            for (RateLimiterPeer peer : peers) {
-                                PeerKey key = new PeerKey(peer.name(), limits, hot, callers);
-                                LoadResult result = peerResults.get(key);
-                                if (result == null) {
-                                    context.flushAll();
-                                    peer.prepare(limits, keys);
-                                    result = LoadRunner.run(callers, settings.warmup(), settings.measure(),
-                                            (worker, sequence) -> peer.tryAcquire(keyIndex(keys.length)));
-                                    peerResults.put(key, result);
-                                }
-                                peerFigures.add(result);
-                            }
-                            addRows(context.table(), scenario, hot, callers, baseline, pacer, raw, peers, peerFigures);
+                            String scenario = label(algorithm) + " · " + group;
+                            Optional<RedisBenchmarkTool.Figures> rawFigures = raw;
+                            rowsByAlgorithm.get(algorithm).add(() -> addRows(context.table(), scenario, hot, callers,
+                                    baseline, pacer, rawFigures, peers, peerFigures));
                         }
                     }
                 }
             }
+        }
+        for (Algorithm algorithm : algorithms) {
+            rowsByAlgorithm.get(algorithm).forEach(Runnable::run);
         }
         context.flushAll();
     }
