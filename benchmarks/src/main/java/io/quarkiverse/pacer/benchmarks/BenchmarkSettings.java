@@ -29,7 +29,7 @@ public record BenchmarkSettings(
         return new BenchmarkSettings(
                 duration("bench.warmup", "500ms"),
                 duration("bench.measure", "3s"),
-                Integer.getInteger("bench.rounds", 3),
+                Integer.getInteger("bench.rounds", 5),
                 System.getProperty("bench.only", "all").toLowerCase(Locale.ROOT),
                 Integer.getInteger("bench.callers", 64),
                 Integer.getInteger("bench.keys", 10_000),

@@ -106,7 +106,7 @@ public final class LoadRunner {
     public static LoadResult[] interleaved(int callers, Duration warmup, Duration measure, int rounds,
             List<Operation> operations) {
         Duration slice = measure.dividedBy(Math.max(1, rounds));
-        Duration leadIn = Duration.ofMillis(Math.min(200, Math.max(0, warmup.toMillis())));
+        Duration leadIn = Duration.ofMillis(Math.min(100, Math.max(0, warmup.toMillis())));
         for (Operation operation : operations) {
             run(callers, warmup, Duration.ZERO, operation);
         }

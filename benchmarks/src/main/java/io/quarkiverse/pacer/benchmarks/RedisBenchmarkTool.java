@@ -35,11 +35,17 @@ public final class RedisBenchmarkTool {
      * {@code __rand_int__} in the command are replaced by a random number below {@code keyspace}.
      */
     public Optional<Figures> run(int clients, int requests, int keyspace, List<String> command) {
+        return run(clients, 1, requests, keyspace, command);
+    }
+
+    /** As {@link #run(int, int, int, List)}, with {@code pipeline} commands in flight per connection ({@code -P}). */
+    public Optional<Figures> run(int clients, int pipeline, int requests, int keyspace, List<String> command) {
         if (Boolean.FALSE.equals(available)) {
             return Optional.empty();
         }
         List<String> cli = new ArrayList<>(List.of(executable, "-h", "127.0.0.1", "-p", Integer.toString(port),
-                "-c", Integer.toString(clients), "-n", Integer.toString(requests), "--csv"));
+                "-c", Integer.toString(clients), "-n", Integer.toString(requests), "-P", Integer.toString(pipeline),
+                "--csv"));
         if (keyspace > 0) {
             cli.add("-r");
             cli.add(Integer.toString(keyspace));

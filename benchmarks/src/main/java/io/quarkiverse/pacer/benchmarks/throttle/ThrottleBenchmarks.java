@@ -126,18 +126,25 @@ public class ThrottleBenchmarks {
                             LoadResult pacer = at < 0 ? null : results[2 * at];
                             LoadResult baseline = at < 0 ? null : results[2 * at + 1];
                             Optional<RedisBenchmarkTool.Figures> raw = Optional.empty();
+                            Optional<RedisBenchmarkTool.Figures> pipelined = Optional.empty();
                             if (baseline != null) {
                                 CapturedCall call = captured.get(algorithm).get(limits);
-                                raw = context.redisBenchmark().run(callers,
-                                        (int) Math.max(2_000, Math.min(1_000_000, baseline.calls() / 2)),
-                                        hot && call.varyingArgs().isEmpty() ? 0
-                                                : (hot ? 1_000_000_000 : keys.length),
+                                int requests = (int) Math.max(2_000, Math.min(1_000_000, baseline.calls() / 2));
+                                int keyspace = hot && call.varyingArgs().isEmpty() ? 0
+                                        : (hot ? 1_000_000_000 : keys.length);
+                                raw = context.redisBenchmark().run(callers, requests, keyspace,
                                         redisBenchmarkCommand(call, hot));
+                                if (callers > 1) {
+                                    // What Redis could do with 16 commands in flight per connection (Lettuce-style).
+                                    pipelined = context.redisBenchmark().run(callers, 16, requests, keyspace,
+                                            redisBenchmarkCommand(call, hot));
+                                }
                             }
+                            Optional<RedisBenchmarkTool.Figures> pipelinedFigures = pipelined;
                             String scenario = label(algorithm) + " · " + group;
                             Optional<RedisBenchmarkTool.Figures> rawFigures = raw;
                             rowsByAlgorithm.get(algorithm).add(() -> addRows(context.table(), scenario, hot, callers,
-                                    baseline, pacer, rawFigures, peers, peerFigures));
+                                    baseline, pacer, rawFigures, pipelinedFigures, peers, peerFigures));
                         }
                     }
                 }
@@ -150,7 +157,8 @@ public class ThrottleBenchmarks {
     }
 
     private void addRows(ResultTable table, String scenario, boolean hot, int callers, LoadResult baseline,
-            LoadResult pacer, Optional<RedisBenchmarkTool.Figures> raw, List<RateLimiterPeer> peers,
+            LoadResult pacer, Optional<RedisBenchmarkTool.Figures> raw,
+            Optional<RedisBenchmarkTool.Figures> pipelined, List<RateLimiterPeer> peers,
             List<LoadResult> peerFigures) {
         if (pacer == null) {
             Row pacerRow = table.add(scenario, "Pacer @Throttled").note("not measured: no script call captured");
@@ -173,7 +181,12 @@ public class ThrottleBenchmarks {
         raw.ifPresent(figures -> table.add(scenario, "redis-benchmark EVALSHA")
                 .throughput(figures.requestsPerSecond())
                 .latencies(figures.p50Millis(), figures.p99Millis(), figures.maxMillis())
-                .note("physical limit: C client, pipelined by connection")
+                .note("physical limit: C client, one command in flight per connection")
+                .comparedTo(pacerRow));
+        pipelined.ifPresent(figures -> table.add(scenario, "redis-benchmark EVALSHA -P 16")
+                .throughput(figures.requestsPerSecond())
+                .latencies(figures.p50Millis(), figures.p99Millis(), figures.maxMillis())
+                .note("16 commands in flight per connection: the ceiling with pipelining")
                 .comparedTo(pacerRow));
         for (int i = 0; i < peers.size(); i++) {
             Row peerRow = row(table, scenario, peers.get(i).name(), peerFigures.get(i)).comparedTo(pacerRow);
