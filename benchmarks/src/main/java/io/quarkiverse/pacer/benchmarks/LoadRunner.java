@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,10 +75,17 @@ public final class LoadRunner {
             threads.add(thread);
             thread.start();
         }
+        long cpuAtStart;
+        long cpuAtEnd;
         try {
             ready.await();
             starts[0] = System.nanoTime();
             go.countDown();
+            // The JVM's CPU time over the measurement window: what one call costs the client, whatever Redis does.
+            sleepUntil(starts[0] + warmupNanos);
+            cpuAtStart = processCpuNanos();
+            sleepUntil(starts[0] + warmupNanos + measureNanos);
+            cpuAtEnd = processCpuNanos();
             for (Thread thread : threads) {
                 thread.join(TimeUnit.NANOSECONDS.toMillis(warmupNanos + measureNanos) + 60_000);
             }
@@ -95,7 +103,23 @@ public final class LoadRunner {
         }
         Throwable error = firstError.get();
         return new LoadResult(callers, all.getTotalCount(), admitted, errors, measureNanos / 1e9, all,
-                error == null ? null : error.getClass().getSimpleName() + ": " + error.getMessage());
+                error == null ? null : error.getClass().getSimpleName() + ": " + error.getMessage(),
+                cpuAtEnd - cpuAtStart);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long remaining;
+        while ((remaining = nanoTime - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(remaining);
+        }
+    }
+
+    /** CPU time of the whole JVM process in nanoseconds, or 0 when the platform does not report it. */
+    static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return Math.max(0, os.getProcessCpuTime());
+        }
+        return 0;
     }
 
     /**
@@ -115,6 +139,10 @@ public final class LoadRunner {
             for (int i = 0; i < operations.size(); i++) {
                 int index = round % 2 == 0 ? i : operations.size() - 1 - i;
                 LoadResult slot = run(callers, leadIn, slice, operations.get(index));
+                if (Boolean.getBoolean("bench.verbose")) {
+                    System.out.printf("  round %d op %d: %.0f ops/s p50 %.3f ms p99 %.3f ms%n", round, index,
+                            slot.throughput(), slot.p50Millis(), slot.p99Millis());
+                }
                 merged[index] = merged[index] == null ? slot : merged[index].plus(slot);
             }
         }
@@ -130,14 +158,20 @@ public final class LoadRunner {
 
     /** The outcome of one load run; latencies in nanoseconds. */
     public record LoadResult(int callers, long calls, long admitted, long errors, double seconds, Histogram latencies,
-            String firstError) {
+            String firstError, long cpuNanos) {
 
         /** This result and another slice of the same operation, as one. */
         public LoadResult plus(LoadResult other) {
             Histogram sum = latencies.copy();
             sum.add(other.latencies);
             return new LoadResult(callers, calls + other.calls, admitted + other.admitted, errors + other.errors,
-                    seconds + other.seconds, sum, firstError != null ? firstError : other.firstError);
+                    seconds + other.seconds, sum, firstError != null ? firstError : other.firstError,
+                    cpuNanos + other.cpuNanos);
+        }
+
+        /** JVM CPU microseconds per call (all threads: callers, event loops, GC). */
+        public double cpuMicrosPerCall() {
+            return calls == 0 ? 0 : cpuNanos / 1e3 / calls;
         }
 
         public double throughput() {

@@ -23,6 +23,7 @@ public final class ResultTable {
         Double p50Millis;
         Double p99Millis;
         Double maxMillis;
+        Double cpuMicros;
         String note = "";
         Double pacerThroughputRatio;
         Double pacerP50Ratio;
@@ -43,6 +44,12 @@ public final class ResultTable {
             this.p50Millis = p50;
             this.p99Millis = p99;
             this.maxMillis = max;
+            return this;
+        }
+
+        /** JVM CPU microseconds per operation (the client's cost). */
+        public Row cpu(double micros) {
+            this.cpuMicros = micros;
             return this;
         }
 
@@ -124,7 +131,7 @@ public final class ResultTable {
     }
 
     private static final String[] HEADERS = { "Scenario", "Implementation", "ops/s", "p50 ms", "p99 ms", "max ms",
-            "Pacer÷this ops/s", "Pacer÷this p50", "Target", "Result", "Notes" };
+            "JVM CPU µs/op", "Pacer÷this ops/s", "Pacer÷this p50", "Target", "Result", "Notes" };
 
     private final List<Row> rows = new ArrayList<>();
     private final String title;
@@ -147,7 +154,7 @@ public final class ResultTable {
         List<String[]> cells = new ArrayList<>();
         for (Row row : rows()) {
             cells.add(new String[] { row.scenario, row.implementation, count(row.throughput), millis(row.p50Millis),
-                    millis(row.p99Millis), millis(row.maxMillis), ratio(row.pacerThroughputRatio),
+                    millis(row.p99Millis), millis(row.maxMillis), micros(row.cpuMicros), ratio(row.pacerThroughputRatio),
                     ratio(row.pacerP50Ratio), row.target, row.result, row.note });
         }
         return cells;
@@ -185,7 +192,7 @@ public final class ResultTable {
 
     private static void appendLine(StringBuilder text, String[] line, int[] widths) {
         for (int i = 0; i < line.length; i++) {
-            boolean numeric = i >= 2 && i <= 7;
+            boolean numeric = i >= 2 && i <= 8;
             String cell = line[i];
             String padded = numeric ? " ".repeat(widths[i] - cell.length()) + cell
                     : cell + " ".repeat(widths[i] - cell.length());
@@ -201,7 +208,7 @@ public final class ResultTable {
         StringBuilder md = new StringBuilder("# ").append(title).append("\n\n");
         md.append('|').append(String.join("|", HEADERS)).append("|\n|");
         for (int i = 0; i < HEADERS.length; i++) {
-            md.append(i >= 2 && i <= 7 ? "---:|" : "---|");
+            md.append(i >= 2 && i <= 8 ? "---:|" : "---|");
         }
         md.append('\n');
         for (String[] line : cells()) {
@@ -216,13 +223,14 @@ public final class ResultTable {
 
     public String toCsv() {
         StringBuilder csv = new StringBuilder();
-        csv.append("scenario,implementation,ops_per_s,p50_ms,p99_ms,max_ms,pacer_over_this_ops,pacer_over_this_p50,"
+        csv.append("scenario,implementation,ops_per_s,p50_ms,p99_ms,max_ms,jvm_cpu_us_per_op,pacer_over_this_ops,"
+                + "pacer_over_this_p50,"
                 + "target,result,notes\n");
         Function<Double, String> raw = v -> v == null ? "" : String.format(Locale.ROOT, "%.4f", v);
         for (Row row : rows()) {
             csv.append(String.join(",", quote(row.scenario), quote(row.implementation), raw.apply(row.throughput),
                     raw.apply(row.p50Millis), raw.apply(row.p99Millis), raw.apply(row.maxMillis),
-                    raw.apply(row.pacerThroughputRatio), raw.apply(row.pacerP50Ratio), quote(row.target),
+                    raw.apply(row.cpuMicros), raw.apply(row.pacerThroughputRatio), raw.apply(row.pacerP50Ratio), quote(row.target),
                     quote(row.result), quote(row.note))).append('\n');
         }
         return csv.toString();
@@ -261,6 +269,10 @@ public final class ResultTable {
             return String.format(Locale.ROOT, "%.1f", value);
         }
         return String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    static String micros(Double value) {
+        return value == null ? "" : String.format(Locale.ROOT, "%.1f", value);
     }
 
     static String ratio(Double value) {

@@ -84,6 +84,12 @@ public class ThrottleBenchmarks {
             }
         }
 
+        String profile = System.getProperty("bench.profile");
+        if (profile != null) {
+            profile(context, profile, captured, hotKeys, distinctKeys);
+            return;
+        }
+
         // Rows are emitted per algorithm afterwards; each group measures both algorithms and both peers together.
         Map<Algorithm, List<Runnable>> rowsByAlgorithm = new HashMap<>();
         for (Algorithm algorithm : algorithms) {
@@ -100,6 +106,11 @@ public class ThrottleBenchmarks {
                 for (boolean hot : new boolean[] { true, false }) {
                     String[] keys = hot ? hotKeys : distinctKeys;
                     for (int callers : callerCounts) {
+                        String filter = System.getProperty("bench.group", "");
+                        if (!filter.isEmpty() && !filter.equals(limits.label() + "," + (hot ? "hot" : "keys") + ","
+                                + callers)) {
+                            continue;
+                        }
                         String group = String.format("%s · %s · %d caller%s", limits.label(),
                                 hot ? "hot key" : keys.length + " keys", callers, callers == 1 ? "" : "s");
                         LOG.infof("Throttle scenarios: %s", group);
@@ -156,6 +167,26 @@ public class ThrottleBenchmarks {
         context.flushAll();
     }
 
+    /**
+     * Profiling aid: {@code -Dbench.profile=pacer|baseline,token_bucket|sliding_log,admitted|rejected,hot|keys,N}
+     * runs only that operation for the measurement time (e.g. under {@code -XX:StartFlightRecording}) and logs it.
+     */
+    private void profile(BenchmarkContext context, String spec, Map<Algorithm, Map<ThrottleLimits, CapturedCall>> captured,
+            String[] hotKeys, String[] distinctKeys) {
+        String[] parts = spec.split(",");
+        Algorithm algorithm = Algorithm.valueOf(parts[1].toUpperCase(java.util.Locale.ROOT));
+        ThrottleLimits limits = ThrottleLimits.valueOf(parts[2].toUpperCase(java.util.Locale.ROOT));
+        String[] keys = parts[3].equals("hot") ? hotKeys : distinctKeys;
+        int callers = Integer.parseInt(parts[4]);
+        Operation operation = parts[0].equals("pacer") ? pacerOperation(algorithm, limits, keys)
+                : baselineOperation(captured.get(algorithm).get(limits), keys);
+        context.flushAll();
+        LoadResult result = LoadRunner.run(callers, context.settings().warmup(), context.settings().measure(),
+                operation);
+        LOG.infof("Profile %s: %.0f ops/s, p50 %.3f ms, p99 %.3f ms", spec, result.throughput(), result.p50Millis(),
+                result.p99Millis());
+    }
+
     private void addRows(ResultTable table, String scenario, boolean hot, int callers, LoadResult baseline,
             LoadResult pacer, Optional<RedisBenchmarkTool.Figures> raw,
             Optional<RedisBenchmarkTool.Figures> pipelined, List<RateLimiterPeer> peers,
@@ -202,6 +233,7 @@ public class ThrottleBenchmarks {
         Row row = table.add(scenario, implementation)
                 .throughput(result.throughput())
                 .latencies(result.p50Millis(), result.p99Millis(), result.maxMillis())
+                .cpu(result.cpuMicrosPerCall())
                 .note(String.format("admitted %.1f%%", result.admittedPercent()));
         if (result.errors() > 0) {
             row.addNote(result.errors() + " errors, first: " + result.firstError());
