@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -37,6 +38,7 @@ import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
@@ -59,6 +61,8 @@ import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
@@ -93,6 +97,13 @@ class ThrottleProcessor {
     }
 
     @BuildStep
+    void registerMetrics(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(ThrottleMetrics.class));
+        }
+    }
+
+    @BuildStep
     void mapThrottledExceptionTo429(Capabilities capabilities, BuildProducer<ExceptionMapperBuildItem> mappers) {
         if (capabilities.isPresent(Capability.REST)) {
             mappers.produce(new ExceptionMapperBuildItem(ThrottledExceptionMapper.class.getName(),
@@ -118,14 +129,15 @@ class ThrottleProcessor {
         // Effective annotations per method: the method's own win over its class's.
         Map<MethodInfo, List<AnnotationInstance>> effective = new LinkedHashMap<>();
         Map<MethodInfo, Boolean> fromClass = new LinkedHashMap<>();
-        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : onMethods.entrySet()) {
-            MethodInfo method = entry.getKey();
+        List<MethodInfo> annotatedMethods = new ArrayList<>(onMethods.keySet());
+        annotatedMethods.sort(Comparator.comparing(ThrottleProcessor::idOf));
+        for (MethodInfo method : annotatedMethods) {
             if (Modifier.isPrivate(method.flags())) {
                 problems.add("@Throttled declared on " + display(method)
                         + ": private methods cannot be intercepted; make it package-private, protected or public");
                 continue;
             }
-            effective.put(method, entry.getValue());
+            effective.put(method, onMethods.get(method));
             fromClass.put(method, false);
         }
         for (Map.Entry<ClassInfo, List<AnnotationInstance>> entry : onClasses.entrySet()) {
@@ -140,7 +152,10 @@ class ThrottleProcessor {
         Map<String, PolicyDefinition> policies = new TreeMap<>();
         Map<String, String> policyOrigins = new TreeMap<>();
         List<MethodDefinition> methods = new ArrayList<>();
-        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : effective.entrySet()) {
+        // Sorted, so the first declaration of a shared policy name (and so every message) is reproducible.
+        List<Map.Entry<MethodInfo, List<AnnotationInstance>>> sorted = new ArrayList<>(effective.entrySet());
+        sorted.sort(Comparator.comparing(entry -> idOf(entry.getKey())));
+        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : sorted) {
             MethodDefinition definition = defineMethod(entry.getKey(), entry.getValue(), fromClass.get(entry.getKey()),
                     capabilities, policies, policyOrigins, problems);
             if (definition != null) {

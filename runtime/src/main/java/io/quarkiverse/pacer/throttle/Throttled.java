@@ -2,7 +2,6 @@ package io.quarkiverse.pacer.throttle;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
-import java.lang.annotation.Inherited;
 import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -15,8 +14,9 @@ import jakarta.interceptor.InterceptorBinding;
  * Distributed rate limiting of a CDI bean method: every instance of the application shares one limit, decided by one
  * atomic Lua script in Redis with time taken from the Redis server.
  * <p>
- * On a method, the policy applies to that method; on a bean class, to each of its non-private business methods (a
- * method's own {@code @Throttled} wins over the class's). The annotation is repeatable: stacked policies must
+ * On a method, the policy applies to that method; on a bean class, to each non-private business method declared in
+ * that class, each with its own policy named {@code <class FQCN>#<method>} unless {@code name} is set (a method's own
+ * {@code @Throttled} wins over the class's). The annotation is not inherited by subclasses. The annotation is repeatable: stacked policies must
  * <em>all</em> pass, and they are decided all-or-nothing in one script call (if one rejects, no permit of any of them
  * is consumed).
  *
@@ -40,7 +40,6 @@ import jakarta.interceptor.InterceptorBinding;
  * runtime with {@code quarkus.pacer.throttle."<policy>".limit|window|burst|algorithm|enabled|shadow}.
  */
 @Documented
-@Inherited
 @InterceptorBinding
 @Repeatable(Throttled.List.class)
 @Retention(RetentionPolicy.RUNTIME)
@@ -119,7 +118,6 @@ public @interface Throttled {
      * The container of repeated {@link Throttled} annotations (stacked policies).
      */
     @Documented
-    @Inherited
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ ElementType.METHOD, ElementType.TYPE })
     @interface List {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,7 +33,10 @@ import io.quarkus.arc.InstanceHandle;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -133,9 +137,21 @@ public class ThrottleEngine {
         String token = stack.needsToken ? nextToken() : null;
         long start = System.nanoTime();
         return redis.eval(script, stack.keys(key), stack.args(mode, token))
-                .ifNoItem().after(timeout).fail()
-                .map(response -> succeeded(stack, key, token, response, start))
-                .onFailure().recoverWithItem(failure -> failed(stack, key, token, failure, start));
+                .ifNoItem().after(timeout).on(timer()).fail()
+                .map(response -> succeeded(stack, key, token, response, start, mode))
+                .onFailure().recoverWithItem(failure -> failed(stack, key, token, failure, start, mode));
+    }
+
+    /**
+     * The scheduler of the time budget: on an event loop, that event loop itself (arming and cancelling a timer there
+     * is a cheap queue operation, with no other thread woken), else Mutiny's default.
+     */
+    private static ScheduledExecutorService timer() {
+        Context context = Vertx.currentContext();
+        if (context instanceof ContextInternal internal && Context.isOnEventLoopThread()) {
+            return internal.nettyEventLoop();
+        }
+        return Infrastructure.getDefaultWorkerPool();
     }
 
     /** Decides on a thread that may block (never an event-loop thread), for at most the time budget. */
@@ -146,9 +162,9 @@ public class ThrottleEngine {
         try {
             response = redis.eval(script, stack.keys(key), stack.args(mode, token)).await().atMost(timeout);
         } catch (RuntimeException failure) {
-            return failed(stack, key, token, failure, start);
+            return failed(stack, key, token, failure, start, mode);
         }
-        return succeeded(stack, key, token, response, start);
+        return succeeded(stack, key, token, response, start, mode);
     }
 
     /** Ends the leases a permitted call took on its {@code CONCURRENCY} policies; fire and forget. */
@@ -171,7 +187,8 @@ public class ThrottleEngine {
                 .replaceWithVoid();
     }
 
-    private ThrottleOutcome succeeded(ThrottleStack stack, String key, String token, Response response, long start) {
+    private ThrottleOutcome succeeded(ThrottleStack stack, String key, String token, Response response, long start,
+            int mode) {
         int size = stack.policies.length;
         long[] values = new long[4 * size];
         for (int i = 0; i < values.length; i++) {
@@ -182,11 +199,14 @@ public class ThrottleEngine {
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
-        observer.decided(outcome, System.nanoTime() - start);
+        if (mode == ThrottleStack.ACQUIRE) {
+            observer.decided(outcome, System.nanoTime() - start);
+        }
         return outcome;
     }
 
-    private ThrottleOutcome failed(ThrottleStack stack, String key, String token, Throwable failure, long start) {
+    private ThrottleOutcome failed(ThrottleStack stack, String key, String token, Throwable failure, long start,
+            int mode) {
         if (redisHealthy.compareAndSet(true, false)) {
             LOG.warnf("Pacer throttling cannot reach Redis (client %s) within %s: %s; calls are %s until it recovers",
                     redis.clientDisplayName(), timeout, failure.toString(),
@@ -201,7 +221,9 @@ public class ThrottleEngine {
             values[4 * i + 2] = allowOnFailure ? 0 : FALLBACK_RETRY_MICROS;
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowOnFailure, values, true);
-        observer.decided(outcome, System.nanoTime() - start);
+        if (mode == ThrottleStack.ACQUIRE) {
+            observer.decided(outcome, System.nanoTime() - start);
+        }
         return outcome;
     }
 
