@@ -29,6 +29,7 @@ import io.quarkiverse.pacer.runtime.delay.BlockingDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.delay.DelayedRecorder;
+import io.quarkiverse.pacer.runtime.delay.MicrometerDelayedMetrics;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
 import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.ReturnKind;
@@ -47,7 +48,9 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
+import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 import io.smallrye.mutiny.Uni;
@@ -76,6 +79,13 @@ class DelayedProcessor {
                 .addBeanClasses(RedisDelayedQueue.class, BlockingDelayedQueue.class, DelayedConsumers.class)
                 .setUnremovable()
                 .build();
+    }
+
+    @BuildStep
+    void registerMetrics(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerDelayedMetrics.class));
+        }
     }
 
     @BuildStep

@@ -32,6 +32,15 @@ public interface DelayedRuntimeConfig {
     int batchSize();
 
     /**
+     * How many shards each queue is split into. Every shard has its own keys with their own hash tag
+     * ({@code {<queue>#<shard>}}), so on a Redis Cluster one queue spreads over several nodes; every consuming instance
+     * consumes every shard. A message lives on the shard chosen by its id. All instances must use the same value, and
+     * changing it strands the messages already stored: drain the queues first.
+     */
+    @WithDefault("1")
+    int shards();
+
+    /**
      * How long shutdown waits for running handlers to finish before leaving their messages to lease expiry.
      */
     @WithDefault("10s")

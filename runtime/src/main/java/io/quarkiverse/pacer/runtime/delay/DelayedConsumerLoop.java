@@ -45,6 +45,11 @@ final class DelayedConsumerLoop {
     /** Retries never wait longer than this. */
     static final long BACKOFF_CAP_MILLIS = 3_600_000L;
     private static final int MAX_REASON_LENGTH = 1000;
+    /** First delay before repeating a Redis call that failed; doubles up to {@link #RETRY_CAP_MILLIS}. */
+    static final long RETRY_MILLIS = 20;
+    static final long RETRY_CAP_MILLIS = 1000;
+    /** Attempts at sending an ack or nack before leaving the message to lease expiry. */
+    static final int MAX_SEND_ATTEMPTS = 8;
 
     /** Thrown into a handler completion when shutdown caught the message before its handler started. */
     private static final RuntimeException NOT_STARTED = new RuntimeException("not started", null, false, false) {
@@ -79,7 +84,7 @@ final class DelayedConsumerLoop {
     private final JavaType payloadType;
     private final Vertx vertx;
     private final Context context;
-    private final int concurrency;
+    private final Permits permits;
     private final int maxAttempts;
     private final long backoffMillis;
     private final long leaseMillis;
@@ -88,6 +93,7 @@ final class DelayedConsumerLoop {
     private final int window;
     private final String noncePrefix;
     private final List<String> claimArgsTail;
+    private final DelayedMetrics metrics;
 
     // Confined to the context.
     private final ArrayDeque<Claimed> waiting = new ArrayDeque<>();
@@ -103,6 +109,10 @@ final class DelayedConsumerLoop {
     private long clockOffsetMillis;
     private final List<String> acks = new ArrayList<>();
     private boolean ackFlushScheduled;
+    private boolean ackInFlight;
+    private int renewCalls;
+    private int claimFailures;
+    private int ackFailures;
     private CompletableFuture<Void> stopped;
     private volatile boolean stopping;
 
@@ -118,9 +128,27 @@ final class DelayedConsumerLoop {
     final AtomicLong latenessMillisTotal = new AtomicLong();
     final AtomicLong latenessMillisMax = new AtomicLong();
 
+    /**
+     * The handler slots of one queue in this instance, shared by the loops of its shards (all on one context, so
+     * plain fields suffice).
+     */
+    static final class Permits {
+        final int concurrency;
+        final List<DelayedConsumerLoop> loops = new ArrayList<>();
+        int running;
+
+        Permits(int concurrency) {
+            this.concurrency = concurrency;
+        }
+    }
+
     DelayedConsumerLoop(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker, PacerRedis redis,
-            DelayedKeys keys, PayloadCodec codec, Vertx vertx, int concurrency, int maxAttempts, long backoffMillis,
-            long leaseMillis, int batchSize, String instanceId) {
+            DelayedKeys keys, PayloadCodec codec, Vertx vertx, Context context, Permits permits, int maxAttempts,
+            long backoffMillis, long leaseMillis, int batchSize, String instanceId, DelayedMetrics metrics) {
+        this.metrics = metrics;
+        this.permits = permits;
+        permits.loops.add(this);
+        int concurrency = permits.concurrency;
         this.definition = definition;
         this.invoker = invoker;
         this.redis = redis;
@@ -130,15 +158,13 @@ final class DelayedConsumerLoop {
                 ? codec.mapper().getTypeFactory().constructFromCanonical(definition.getPayloadType())
                 : null;
         this.vertx = vertx;
-        // Created off the event loop, this is a fresh event-loop context: each queue's loop gets its own thread.
-        this.context = vertx.getOrCreateContext();
-        this.concurrency = concurrency;
+        this.context = context;
         this.maxAttempts = maxAttempts;
         this.backoffMillis = backoffMillis;
         this.leaseMillis = leaseMillis;
         this.batchSize = batchSize;
         this.window = concurrency + Math.min(batchSize, Math.max(concurrency, 8));
-        this.noncePrefix = instanceId + ":";
+        this.noncePrefix = instanceId + ":" + keys.shard + ":";
         this.claimArgsTail = List.of(Long.toString(leaseMillis), Integer.toString(RECLAIM_LIMIT));
     }
 
@@ -151,9 +177,6 @@ final class DelayedConsumerLoop {
                 failed.get(), retried.get(), deadLettered.get(), reclaimed.get(), latenessMillisMax.get());
     }
 
-    int concurrency() {
-        return concurrency;
-    }
 
     int batchSize() {
         return batchSize;
@@ -249,13 +272,22 @@ final class DelayedConsumerLoop {
 
     private void claimFailed(Throwable failure) {
         claiming = false;
-        LOG.warnf("Claiming messages of delay queue %s failed, retrying at the next poll: %s", keys.queue,
-                failure.toString());
-        checkStopped();
+        if (claimFailures++ == 0) {
+            LOG.warnf("Claiming messages of delay queue %s failed, retrying: %s", keys.queue, failure.toString());
+        } else {
+            LOG.debugf("Claiming messages of delay queue %s failed again: %s", keys.queue, failure.toString());
+        }
+        if (stopping) {
+            checkStopped();
+            return;
+        }
+        // Transient failures (a busy connection pool, a failover) retry soon; the safety poll covers the rest.
+        armTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << Math.min(claimFailures - 1, 6)));
     }
 
     private void claimed(Response response, int max) {
         claiming = false;
+        claimFailures = 0;
         long now = response.get(0).toLong();
         clockOffsetMillis = now - System.currentTimeMillis();
         long nextDue = response.get(1).toLong();
@@ -272,6 +304,7 @@ final class DelayedConsumerLoop {
             long lateness = Math.max(0, now - message.dueMillis);
             latenessMillisTotal.addAndGet(lateness);
             latenessMillisMax.accumulateAndGet(lateness, Math::max);
+            metrics.lateness(keys.queue, lateness);
             if (stopping) {
                 nack(message, "release", "shutdown");
             } else {
@@ -295,7 +328,7 @@ final class DelayedConsumerLoop {
     }
 
     private void startWaiting() {
-        while (running < concurrency && !waiting.isEmpty()) {
+        while (permits.running < permits.concurrency && !waiting.isEmpty()) {
             Claimed message = waiting.poll();
             Object argument;
             try {
@@ -309,6 +342,7 @@ final class DelayedConsumerLoop {
                 continue;
             }
             running++;
+            permits.running++;
             invoke(message, argument);
         }
     }
@@ -362,6 +396,7 @@ final class DelayedConsumerLoop {
 
     private void finished(Claimed message, Throwable failure) {
         running--;
+        permits.running--;
         held.remove(message.token);
         if (failure == null) {
             delivered.incrementAndGet();
@@ -376,6 +411,19 @@ final class DelayedConsumerLoop {
         }
         if (stopping) {
             checkStopped();
+            return;
+        }
+        resume();
+        // The freed slot may serve another shard's waiting messages.
+        for (DelayedConsumerLoop other : permits.loops) {
+            if (other != this) {
+                other.resume();
+            }
+        }
+    }
+
+    private void resume() {
+        if (stopping) {
             return;
         }
         startWaiting();
@@ -396,24 +444,53 @@ final class DelayedConsumerLoop {
     private void ack(Claimed message) {
         acks.add(message.id);
         acks.add(message.token);
-        if (!ackFlushScheduled) {
+        if (!ackFlushScheduled && !ackInFlight) {
             // Acks finished in the same turn of the event loop travel together.
             ackFlushScheduled = true;
-            redisOperations++;
             context.runOnContext(v -> flushAcks());
         }
     }
 
+    /** Sends the pending acks, one call at a time: acks that finish meanwhile go in the next call. */
     private void flushAcks() {
         ackFlushScheduled = false;
-        redisOperations--;
-        sendPairs(DelayedScripts.ACK, List.of(keys.messagePrefix), acks);
-        acks.clear();
-        checkStopped();
+        if (acks.isEmpty() || ackInFlight) {
+            checkStopped();
+            return;
+        }
+        int end = Math.min(acks.size(), DelayedScripts.MAX_PAIRS_PER_CALL * 2);
+        List<String> args = new ArrayList<>(end + 1);
+        args.add(keys.messagePrefix);
+        args.addAll(acks.subList(0, end));
+        acks.subList(0, end).clear();
+        ackInFlight = true;
+        redis.eval(DelayedScripts.ACK, keys.inflightOnly, args).subscribe().with(
+                acked -> onContext(() -> {
+                    ackFailures = 0;
+                    ackInFlight = false;
+                    flushAcks();
+                }),
+                failure -> onContext(() -> ackFailed(args, failure)));
     }
 
+    private void ackFailed(List<String> args, Throwable failure) {
+        ackInFlight = false;
+        if (++ackFailures >= MAX_SEND_ATTEMPTS) {
+            ackFailures = 0;
+            LOG.warnf("Acknowledging %d messages of delay queue %s failed, they will be redelivered when their leases"
+                    + " expire: %s", (args.size() - 1) / 2, keys.queue, failure.toString());
+            flushAcks();
+            return;
+        }
+        // Put the pairs back in front and try again shortly: a lost ack means a duplicate delivery.
+        acks.addAll(0, args.subList(1, args.size()));
+        ackFlushScheduled = true;
+        vertx.setTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << ackFailures), id -> onContext(this::flushAcks));
+    }
+
+    /** Extends the leases of every message held, in calls of bounded size; skipped while the last renewal runs. */
     private void renewLeases() {
-        if (held.isEmpty()) {
+        if (held.isEmpty() || renewCalls > 0) {
             return;
         }
         List<String> pairs = new ArrayList<>(held.size() * 2);
@@ -421,23 +498,25 @@ final class DelayedConsumerLoop {
             pairs.add(message.id);
             pairs.add(message.token);
         }
-        sendPairs(DelayedScripts.RENEW, List.of(keys.messagePrefix, Long.toString(leaseMillis)), pairs);
-    }
-
-    private void sendPairs(io.quarkiverse.pacer.runtime.redis.LuaScript script, List<String> head, List<String> pairs) {
         int chunk = DelayedScripts.MAX_PAIRS_PER_CALL * 2;
         for (int from = 0; from < pairs.size(); from += chunk) {
-            List<String> args = new ArrayList<>(head.size() + Math.min(chunk, pairs.size() - from));
-            args.addAll(head);
+            List<String> args = new ArrayList<>(2 + Math.min(chunk, pairs.size() - from));
+            args.add(keys.messagePrefix);
+            args.add(Long.toString(leaseMillis));
             args.addAll(pairs.subList(from, Math.min(pairs.size(), from + chunk)));
-            redisOperations++;
-            redis.eval(script, keys.inflightOnly, args).subscribe().with(
-                    ok -> onContext(this::operationDone),
+            renewCalls++;
+            redis.eval(DelayedScripts.RENEW, keys.inflightOnly, args).subscribe().with(
+                    renewed -> onContext(this::renewDone),
                     failure -> onContext(() -> {
-                        LOG.warnf("%s on delay queue %s failed: %s", script.name(), keys.queue, failure.toString());
-                        operationDone();
+                        LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
+                        renewDone();
                     }));
         }
+    }
+
+    private void renewDone() {
+        renewCalls--;
+        checkStopped();
     }
 
     private void nack(Claimed message, String action, String reason) {
@@ -445,6 +524,10 @@ final class DelayedConsumerLoop {
                 Long.toString(backoffMillis), Long.toString(BACKOFF_CAP_MILLIS),
                 Double.toString(ThreadLocalRandom.current().nextDouble()), reason);
         redisOperations++;
+        sendNack(message, args, reason, 1);
+    }
+
+    private void sendNack(Claimed message, List<String> args, String reason, int attempt) {
         redis.eval(DelayedScripts.NACK, keys.dueInflightDead, args).subscribe().with(
                 response -> onContext(() -> {
                     int outcome = response.get(0).toInteger();
@@ -458,6 +541,11 @@ final class DelayedConsumerLoop {
                     operationDone();
                 }),
                 failure -> onContext(() -> {
+                    if (attempt < MAX_SEND_ATTEMPTS) {
+                        vertx.setTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << attempt),
+                                id -> sendNack(message, args, reason, attempt + 1));
+                        return;
+                    }
                     LOG.warnf("Returning message %s of delay queue %s failed, its lease will expire: %s", message.id,
                             keys.queue, failure.toString());
                     operationDone();
@@ -494,7 +582,7 @@ final class DelayedConsumerLoop {
 
     private void checkStopped() {
         if (stopped != null && !stopped.isDone() && running == 0 && redisOperations == 0 && !claiming
-                && acks.isEmpty()) {
+                && acks.isEmpty() && !ackInFlight && !ackFlushScheduled && renewCalls == 0) {
             if (renewTimerId != -1) {
                 vertx.cancelTimer(renewTimerId);
                 renewTimerId = -1;

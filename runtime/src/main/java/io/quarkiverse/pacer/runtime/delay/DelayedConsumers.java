@@ -43,7 +43,7 @@ public class DelayedConsumers {
     }
 
     private final List<Registration> registrations = new ArrayList<>();
-    private final Map<String, DelayedConsumerLoop> loops = new LinkedHashMap<>();
+    private final Map<String, List<DelayedConsumerLoop>> loops = new LinkedHashMap<>();
     private final PacerRedis redis;
     private final PacerConfig config;
     private final RedisDelayedQueue queue;
@@ -65,15 +65,27 @@ public class DelayedConsumers {
         registrations.add(new Registration(definition, invoker));
     }
 
-    /** The loop consuming {@code queue} in this instance, or {@code null}. */
-    DelayedConsumerLoop loop(String queue) {
-        return loops.get(queue);
-    }
-
     /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
     public DelayedConsumerStats stats(String queue) {
-        DelayedConsumerLoop loop = loops.get(queue);
-        return loop == null ? null : loop.stats();
+        List<DelayedConsumerLoop> shards = loops.get(queue);
+        if (shards == null) {
+            return null;
+        }
+        long[] sums = new long[9];
+        for (DelayedConsumerLoop loop : shards) {
+            DelayedConsumerStats s = loop.stats();
+            sums[0] += s.claims();
+            sums[1] = Math.max(sums[1], s.largestClaim());
+            sums[2] += s.claimed();
+            sums[3] += s.delivered();
+            sums[4] += s.failed();
+            sums[5] += s.retried();
+            sums[6] += s.deadLettered();
+            sums[7] += s.reclaimed();
+            sums[8] = Math.max(sums[8], s.maxLatenessMillis());
+        }
+        return new DelayedConsumerStats(queue, sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7],
+                sums[8]);
     }
 
     /** The queues this instance consumes. */
@@ -81,10 +93,6 @@ public class DelayedConsumers {
         return Collections.unmodifiableSet(loops.keySet());
     }
 
-    /** The loops of this instance by queue name. */
-    Map<String, DelayedConsumerLoop> loops() {
-        return Collections.unmodifiableMap(loops);
-    }
 
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
@@ -112,11 +120,20 @@ public class DelayedConsumers {
                     : definition.getBackoffMillis();
             long lease = overrides != null && overrides.lease().isPresent() ? overrides.lease().get().toMillis()
                     : definition.getLeaseMillis();
-            DelayedKeys keys = queue.keys(definition.getQueue());
-            DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
-                    queue.codec(), vertx, concurrency, maxAttempts, backoff, lease, delayed.batchSize(), instanceId);
-            loops.put(definition.getQueue(), loop);
-            byChannel.put(keys.wakeChannel, loop);
+            // Created off the event loop, this is a fresh event-loop context: each queue gets its own thread.
+            io.vertx.core.Context context = vertx.getOrCreateContext();
+            DelayedConsumerLoop.Permits permits = new DelayedConsumerLoop.Permits(concurrency);
+            List<DelayedConsumerLoop> shards = new ArrayList<>();
+            for (DelayedKeys keys : queue.shards(definition.getQueue())) {
+                DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
+                        queue.codec(), vertx, context, permits, maxAttempts, backoff, lease, delayed.batchSize(),
+                        instanceId, queue.metrics());
+                shards.add(loop);
+                byChannel.put(keys.wakeChannel, loop);
+            }
+            String name = definition.getQueue();
+            loops.put(name, shards);
+            queue.metrics().consuming(name, () -> stats(name));
             LOG.debugf("Consuming delay queue %s with %s (concurrency %d, max attempts %d, backoff %dms, lease %dms)",
                     definition.getQueue(), definition.describe(), concurrency, maxAttempts, backoff, lease);
         }
@@ -125,15 +142,31 @@ public class DelayedConsumers {
         }
         wakeUps = new DelayedWakeUps(redis, byChannel);
         wakeUps.ensureSubscribed();
-        loops.values().forEach(DelayedConsumerLoop::start);
+        loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::start));
         scheduler.get().newJob(POLL_JOB)
                 .setInterval(delayed.pollInterval().toString())
                 .setAsyncTask(execution -> {
                     wakeUps.ensureSubscribed();
-                    loops.values().forEach(DelayedConsumerLoop::poll);
-                    return Uni.createFrom().voidItem();
+                    loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::poll));
+                    return refreshDepths();
                 })
                 .schedule();
+    }
+
+    /** Feeds the depth gauges; only with metrics, one O(1) script call per consumed queue. */
+    private Uni<Void> refreshDepths() {
+        DelayedMetrics metrics = queue.metrics();
+        if (metrics == DelayedMetrics.NONE) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Uni<Void>> refreshes = new ArrayList<>();
+        for (String name : loops.keySet()) {
+            refreshes.add(queue.sizes(name)
+                    .invoke(counts -> metrics.depth(name, counts[0], counts[1], counts[2]))
+                    .replaceWithVoid()
+                    .onFailure().recoverWithNull());
+        }
+        return Uni.join().all(refreshes).andCollectFailures().replaceWithVoid();
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -146,7 +179,7 @@ public class DelayedConsumers {
         }
         wakeUps.close();
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
-        loops.values().forEach(loop -> stopping.add(loop.stop()));
+        loops.values().forEach(shards -> shards.forEach(loop -> stopping.add(loop.stop())));
         Duration timeout = config.delayed().shutdownTimeout();
         try {
             CompletableFuture.allOf(stopping.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
@@ -169,6 +202,9 @@ public class DelayedConsumers {
         }
         if (delayed.pollInterval().isNegative() || delayed.pollInterval().isZero()) {
             problems.add("quarkus.pacer.delayed.poll-interval must be positive, was " + delayed.pollInterval());
+        }
+        if (delayed.shards() < 1 || delayed.shards() > 1024) {
+            problems.add("quarkus.pacer.delayed.shards must be between 1 and 1024, was " + delayed.shards());
         }
         if (delayed.shutdownTimeout().isNegative()) {
             problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());

@@ -3,8 +3,9 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.util.List;
 
 /**
- * The Redis keys of one delay queue. They share the hash tag {@code {<queue>}}, so every script of the queue runs on
- * one Redis Cluster slot:
+ * The Redis keys of one delay queue, or of one shard of it. They share the hash tag {@code {<queue>}} (with
+ * {@code quarkus.pacer.delayed.shards} above 1: {@code {<queue>#<shard>}}), so every script runs on one Redis Cluster
+ * slot:
  * <ul>
  * <li>{@code <prefix>:d:{<queue>}:due} ZSET of message ids scored by due time;</li>
  * <li>{@code <prefix>:d:{<queue>}:inflight} ZSET of claimed ids scored by lease deadline;</li>
@@ -17,6 +18,7 @@ import java.util.List;
 final class DelayedKeys {
 
     final String queue;
+    final int shard;
     final String due;
     final String inflight;
     final String dead;
@@ -28,9 +30,10 @@ final class DelayedKeys {
     final List<String> inflightOnly;
     final List<String> deadOnly;
 
-    DelayedKeys(String keyPrefix, String queue) {
+    DelayedKeys(String keyPrefix, String queue, int shard, int shards) {
         this.queue = queue;
-        String base = keyPrefix + ":d:{" + queue + "}:";
+        this.shard = shard;
+        String base = keyPrefix + ":d:{" + (shards == 1 ? queue : queue + "#" + shard) + "}:";
         this.due = base + "due";
         this.inflight = base + "inflight";
         this.dead = base + "dead";
@@ -43,16 +46,6 @@ final class DelayedKeys {
         this.deadOnly = List.of(dead);
     }
 
-    /** The queue name behind a wake-up channel, or {@code null} if the channel is not one of Pacer's. */
-    static String queueOfChannel(String keyPrefix, String channel) {
-        String start = keyPrefix + ":d:{";
-        String end = "}:wake";
-        if (channel.startsWith(start) && channel.endsWith(end) && channel.length() > start.length() + end.length()) {
-            return channel.substring(start.length(), channel.length() - end.length());
-        }
-        return null;
-    }
-
     static void checkQueueName(String queue) {
         if (queue == null || queue.isEmpty()) {
             throw new IllegalArgumentException("Delay queue name must not be empty");
@@ -60,6 +53,11 @@ final class DelayedKeys {
         if (queue.indexOf('{') >= 0 || queue.indexOf('}') >= 0) {
             throw new IllegalArgumentException("Delay queue name must not contain '{' or '}': " + queue);
         }
+    }
+
+    /** The shard holding message {@code id}: stable across JVMs, since {@code String.hashCode} is specified. */
+    static int shardOf(String id, int shards) {
+        return shards == 1 ? 0 : Math.floorMod(id.hashCode(), shards);
     }
 
     static void checkId(String id) {

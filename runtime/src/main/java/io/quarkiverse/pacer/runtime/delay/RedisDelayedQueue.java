@@ -3,10 +3,13 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
@@ -21,35 +24,54 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Response;
 
 /**
- * The {@link ReactiveDelayedQueue} bean: every operation is one Lua script call (replay and purge of all dead letters
- * repeat a bounded call).
+ * The {@link ReactiveDelayedQueue} bean: every operation on one message is one Lua script call on the shard holding
+ * it; queue-wide operations visit every shard, and replay and purge of all dead letters repeat a bounded call.
  */
 @Singleton
 public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     private final PacerRedis redis;
     private final String keyPrefix;
+    private final int shards;
     private final Instance<ObjectMapper> mapper;
-    private final ConcurrentHashMap<String, DelayedKeys> keys = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
+    private final DelayedMetrics metrics;
     private volatile PayloadCodec codec;
 
-    RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper) {
+    RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
+            Instance<DelayedMetrics> metrics) {
         this.redis = redis;
         this.keyPrefix = config.keyPrefix();
+        this.shards = Math.max(1, config.delayed().shards());
         this.mapper = mapper;
+        this.metrics = metrics.isResolvable() ? metrics.get() : DelayedMetrics.NONE;
     }
 
-    DelayedKeys keys(String queue) {
-        DelayedKeys existing = keys.get(queue);
+    DelayedMetrics metrics() {
+        return metrics;
+    }
+
+    /** The keys of every shard of {@code queue}. */
+    DelayedKeys[] shards(String queue) {
+        DelayedKeys[] existing = keys.get(queue);
         if (existing != null) {
             return existing;
         }
         DelayedKeys.checkQueueName(queue);
-        return keys.computeIfAbsent(queue, q -> new DelayedKeys(keyPrefix, q));
+        return keys.computeIfAbsent(queue, q -> {
+            DelayedKeys[] created = new DelayedKeys[shards];
+            for (int i = 0; i < shards; i++) {
+                created[i] = new DelayedKeys(keyPrefix, q, i, shards);
+            }
+            return created;
+        });
     }
 
-    String keyPrefix() {
-        return keyPrefix;
+    /** The keys of the shard holding message {@code id} of {@code queue}. */
+    DelayedKeys keys(String queue, String id) {
+        DelayedKeys[] all = shards(queue);
+        DelayedKeys.checkId(id);
+        return all[DelayedKeys.shardOf(id, all.length)];
     }
 
     PacerRedis redis() {
@@ -77,7 +99,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     @Override
     public Uni<String> schedule(String queue, String id, Object payload, Instant dueAt) {
-        return store(queue, id, payload, "upsert", dueAt, null).replaceWith(id);
+        return store(queue, id, payload, "upsert", Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 
     @Override
@@ -87,7 +109,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     @Override
     public Uni<Boolean> scheduleIfAbsent(String queue, String id, Object payload, Instant dueAt) {
-        return store(queue, id, payload, "absent", dueAt, null);
+        return store(queue, id, payload, "absent", Objects.requireNonNull(dueAt, "dueAt"), null);
     }
 
     @Override
@@ -95,109 +117,133 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return store(queue, id, payload, "absent", null, delay);
     }
 
+    /** Bad input throws {@link IllegalArgumentException} at once, before anything is sent. */
     private Uni<Boolean> store(String queue, String id, Object payload, String mode, Instant dueAt, Duration delay) {
-        DelayedKeys k;
-        PayloadCodec.Encoded encoded;
-        try {
-            k = keys(queue);
-            DelayedKeys.checkId(id);
-            if (dueAt == null) {
-                Objects.requireNonNull(delay, "delay");
-                if (delay.isNegative()) {
-                    throw new IllegalArgumentException("Delay must not be negative: " + delay);
-                }
+        DelayedKeys k = keys(queue, id);
+        if (dueAt == null) {
+            if (delay == null || delay.isNegative()) {
+                throw new IllegalArgumentException("Delay must be zero or positive: " + delay);
             }
-            encoded = codec().encode(payload);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            // Bad input fails at once, even before subscription, like a blocking call would.
-            throw e instanceof NullPointerException ? new IllegalArgumentException(e.getMessage(), e) : e;
         }
+        PayloadCodec.Encoded encoded = codec().encode(payload);
         List<String> args = List.of(k.messagePrefix, id, encoded.value(), encoded.encoding(), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
         return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
-                .map(r -> r.get(0).toInteger() == 1);
+                .map(r -> r.get(0).toInteger() == 1)
+                .invoke(stored -> {
+                    if (stored) {
+                        metrics.scheduled(queue);
+                    }
+                });
     }
 
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
-        DelayedKeys k = keys(queue);
-        DelayedKeys.checkId(id);
+        DelayedKeys k = keys(queue, id);
         return redis.eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
                 .map(r -> r.toInteger() == 1);
     }
 
     @Override
     public Uni<Long> size(String queue) {
-        return sizes(queue).map(r -> r.get(0).toLong() + r.get(1).toLong());
+        return sizes(queue).map(counts -> counts[0] + counts[1]);
     }
 
     @Override
     public Uni<Long> deadLetterCount(String queue) {
-        return sizes(queue).map(r -> r.get(2).toLong());
+        return sizes(queue).map(counts -> counts[2]);
     }
 
-    /** {due, in flight, dead} counts of a queue. */
-    Uni<Response> sizes(String queue) {
-        DelayedKeys k = keys(queue);
-        return redis.eval(DelayedScripts.SIZE, k.dueInflightDead, List.of());
+    /** {due, in flight, dead} counts of a queue, summed over its shards. */
+    Uni<long[]> sizes(String queue) {
+        return eachShard(queue, k -> redis.eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
+                .map(responses -> {
+                    long[] counts = new long[3];
+                    for (Response r : responses) {
+                        for (int i = 0; i < 3; i++) {
+                            counts[i] += r.get(i).toLong();
+                        }
+                    }
+                    return counts;
+                });
     }
 
     @Override
     public Uni<List<DeadLetter>> deadLetters(String queue, int limit) {
-        DelayedKeys k = keys(queue);
         if (limit < 1 || limit > 1000) {
             throw new IllegalArgumentException("Dead letter limit must be between 1 and 1000: " + limit);
         }
-        return redis.eval(DelayedScripts.DEAD_LETTERS, k.deadOnly, List.of(k.messagePrefix, Integer.toString(limit)))
-                .map(r -> {
-                    List<DeadLetter> letters = new ArrayList<>(r.size() / 6);
-                    for (int i = 0; i + 5 < r.size(); i += 6) {
-                        letters.add(new DeadLetter(r.get(i).toString(), queue, r.get(i + 1).toString(),
-                                Instant.ofEpochMilli(r.get(i + 2).toLong()), r.get(i + 3).toInteger(),
-                                PayloadCodec.bytes(r.get(i + 4).toString(), r.get(i + 5).toString())));
+        return eachShard(queue, k -> redis.eval(DelayedScripts.DEAD_LETTERS, k.deadOnly,
+                List.of(k.messagePrefix, Integer.toString(limit)))).map(responses -> {
+                    List<DeadLetter> letters = new ArrayList<>();
+                    for (Response r : responses) {
+                        for (int i = 0; i + 5 < r.size(); i += 6) {
+                            letters.add(new DeadLetter(r.get(i).toString(), queue, r.get(i + 1).toString(),
+                                    Instant.ofEpochMilli(r.get(i + 2).toLong()), r.get(i + 3).toInteger(),
+                                    PayloadCodec.bytes(r.get(i + 4).toString(), r.get(i + 5).toString())));
+                        }
                     }
-                    return letters;
+                    letters.sort(Comparator.comparing(DeadLetter::deadAt));
+                    return letters.size() > limit ? new ArrayList<>(letters.subList(0, limit)) : letters;
                 });
     }
 
     @Override
     public Uni<Boolean> replay(String queue, String id) {
-        DelayedKeys.checkId(id);
-        return replay(queue, id, 1).map(n -> n == 1);
+        return replay(keys(queue, id), id, 1).map(n -> n == 1);
     }
 
     @Override
     public Uni<Long> replayDeadLetters(String queue) {
-        return repeatUntilShort(() -> replay(queue, "", DelayedScripts.DEAD_LETTER_BATCH));
+        return sumOverShards(queue, k -> repeatUntilShort(() -> replay(k, "", DelayedScripts.DEAD_LETTER_BATCH)));
     }
 
-    private Uni<Long> replay(String queue, String id, int limit) {
-        DelayedKeys k = keys(queue);
+    private Uni<Long> replay(DelayedKeys k, String id, int limit) {
         return redis.eval(DelayedScripts.REPLAY, k.dueDead,
                 List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel)).map(Response::toLong);
     }
 
     @Override
     public Uni<Boolean> purge(String queue, String id) {
-        DelayedKeys.checkId(id);
-        return purge(queue, id, 1).map(n -> n == 1);
+        return purge(keys(queue, id), id, 1).map(n -> n == 1);
     }
 
     @Override
     public Uni<Long> purgeDeadLetters(String queue) {
-        return repeatUntilShort(() -> purge(queue, "", DelayedScripts.DEAD_LETTER_BATCH));
+        return sumOverShards(queue, k -> repeatUntilShort(() -> purge(k, "", DelayedScripts.DEAD_LETTER_BATCH)));
     }
 
-    private Uni<Long> purge(String queue, String id, int limit) {
-        DelayedKeys k = keys(queue);
+    private Uni<Long> purge(DelayedKeys k, String id, int limit) {
         return redis.eval(DelayedScripts.PURGE, k.deadOnly, List.of(k.messagePrefix, id, Integer.toString(limit)))
                 .map(Response::toLong);
     }
 
+    private <T> Uni<List<T>> eachShard(String queue, Function<DelayedKeys, Uni<T>> call) {
+        DelayedKeys[] all = shards(queue);
+        if (all.length == 1) {
+            return call.apply(all[0]).map(List::of);
+        }
+        List<Uni<T>> calls = new ArrayList<>(all.length);
+        for (DelayedKeys k : all) {
+            calls.add(call.apply(k));
+        }
+        return Uni.join().all(calls).andFailFast();
+    }
+
+    /** Runs {@code call} on the shards one after the other (each may loop), adding up the results. */
+    private Uni<Long> sumOverShards(String queue, Function<DelayedKeys, Uni<Long>> call) {
+        DelayedKeys[] all = shards(queue);
+        Uni<Long> total = Uni.createFrom().item(0L);
+        for (DelayedKeys k : all) {
+            total = total.flatMap(sum -> call.apply(k).map(n -> sum + n));
+        }
+        return total;
+    }
+
     /** Repeats a bounded batch call until a batch comes back short; returns the total. */
-    private static Uni<Long> repeatUntilShort(java.util.function.Supplier<Uni<Long>> batch) {
+    private static Uni<Long> repeatUntilShort(Supplier<Uni<Long>> batch) {
         return batch.get().flatMap(n -> n < DelayedScripts.DEAD_LETTER_BATCH ? Uni.createFrom().item(n)
                 : repeatUntilShort(batch).map(rest -> n + rest));
     }

@@ -1,0 +1,68 @@
+package io.quarkiverse.pacer.it;
+
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import io.quarkiverse.pacer.delay.DelayedQueue;
+
+/**
+ * The order-timeout flow: placing an order schedules its expiry on the {@code order-timeout} delay queue, paying
+ * cancels it, and {@link OrderTimeouts} expires orders whose timeout fires.
+ */
+@Path("/orders")
+@Produces(MediaType.APPLICATION_JSON)
+public class OrderResource {
+
+    static final String QUEUE = "order-timeout";
+
+    @Inject
+    Orders orders;
+
+    @Inject
+    DelayedQueue queue;
+
+    @POST
+    @Path("/{id}")
+    public Map<String, Object> place(@PathParam("id") long id,
+            @QueryParam("timeoutMs") @DefaultValue("1800000") long timeoutMs) {
+        orders.place(id);
+        String messageId = queue.schedule(QUEUE, "order-" + id, new OrderRef(id), Duration.ofMillis(timeoutMs));
+        return Map.of("id", id, "status", orders.status(id), "timeout", messageId);
+    }
+
+    @POST
+    @Path("/{id}/pay")
+    public Response pay(@PathParam("id") long id) {
+        if (!orders.pay(id)) {
+            return Response.status(Response.Status.CONFLICT).entity(Map.of("id", id, "status", orders.status(id)))
+                    .build();
+        }
+        queue.cancel(QUEUE, "order-" + id);
+        return Response.ok(Map.of("id", id, "status", orders.status(id))).build();
+    }
+
+    @GET
+    @Path("/{id}")
+    public Response status(@PathParam("id") long id) {
+        Orders.Status status = orders.status(id);
+        return status == null ? Response.status(Response.Status.NOT_FOUND).build()
+                : Response.ok(Map.of("id", id, "status", status)).build();
+    }
+
+    @GET
+    @Path("/timeouts/pending")
+    public Map<String, Object> pendingTimeouts() {
+        return Map.of("queue", QUEUE, "size", queue.size(QUEUE));
+    }
+}
