@@ -154,8 +154,8 @@ public final class ResultTable {
         List<String[]> cells = new ArrayList<>();
         for (Row row : rows()) {
             cells.add(new String[] { row.scenario, row.implementation, count(row.throughput), millis(row.p50Millis),
-                    millis(row.p99Millis), millis(row.maxMillis), micros(row.cpuMicros), ratio(row.pacerThroughputRatio),
-                    ratio(row.pacerP50Ratio), row.target, row.result, row.note });
+                    millis(row.p99Millis), millis(row.maxMillis), micros(row.cpuMicros),
+                    ratio(row.pacerThroughputRatio), ratio(row.pacerP50Ratio), row.target, row.result, row.note });
         }
         return cells;
     }
@@ -230,8 +230,8 @@ public final class ResultTable {
         for (Row row : rows()) {
             csv.append(String.join(",", quote(row.scenario), quote(row.implementation), raw.apply(row.throughput),
                     raw.apply(row.p50Millis), raw.apply(row.p99Millis), raw.apply(row.maxMillis),
-                    raw.apply(row.cpuMicros), raw.apply(row.pacerThroughputRatio), raw.apply(row.pacerP50Ratio), quote(row.target),
-                    quote(row.result), quote(row.note))).append('\n');
+                    raw.apply(row.cpuMicros), raw.apply(row.pacerThroughputRatio), raw.apply(row.pacerP50Ratio),
+                    quote(row.target), quote(row.result), quote(row.note))).append('\n');
         }
         return csv.toString();
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -171,11 +172,11 @@ public class ThrottleBenchmarks {
      * Profiling aid: {@code -Dbench.profile=pacer|baseline,token_bucket|sliding_log,admitted|rejected,hot|keys,N}
      * runs only that operation for the measurement time (e.g. under {@code -XX:StartFlightRecording}) and logs it.
      */
-    private void profile(BenchmarkContext context, String spec, Map<Algorithm, Map<ThrottleLimits, CapturedCall>> captured,
-            String[] hotKeys, String[] distinctKeys) {
+    private void profile(BenchmarkContext context, String spec,
+            Map<Algorithm, Map<ThrottleLimits, CapturedCall>> captured, String[] hotKeys, String[] distinctKeys) {
         String[] parts = spec.split(",");
-        Algorithm algorithm = Algorithm.valueOf(parts[1].toUpperCase(java.util.Locale.ROOT));
-        ThrottleLimits limits = ThrottleLimits.valueOf(parts[2].toUpperCase(java.util.Locale.ROOT));
+        Algorithm algorithm = Algorithm.valueOf(parts[1].toUpperCase(Locale.ROOT));
+        ThrottleLimits limits = ThrottleLimits.valueOf(parts[2].toUpperCase(Locale.ROOT));
         String[] keys = parts[3].equals("hot") ? hotKeys : distinctKeys;
         int callers = Integer.parseInt(parts[4]);
         Operation operation = parts[0].equals("pacer") ? pacerOperation(algorithm, limits, keys)
