@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,7 +33,10 @@ import io.quarkus.arc.InstanceHandle;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -133,9 +137,21 @@ public class ThrottleEngine {
         String token = stack.needsToken ? nextToken() : null;
         long start = System.nanoTime();
         return redis.eval(script, stack.keys(key), stack.args(mode, token))
-                .ifNoItem().after(timeout).fail()
+                .ifNoItem().after(timeout).on(timer()).fail()
                 .map(response -> succeeded(stack, key, token, response, start, mode))
                 .onFailure().recoverWithItem(failure -> failed(stack, key, token, failure, start, mode));
+    }
+
+    /**
+     * The scheduler of the time budget: on an event loop, that event loop itself (arming and cancelling a timer there
+     * is a cheap queue operation, with no other thread woken), else Mutiny's default.
+     */
+    private static ScheduledExecutorService timer() {
+        Context context = Vertx.currentContext();
+        if (context instanceof ContextInternal internal && Context.isOnEventLoopThread()) {
+            return internal.nettyEventLoop();
+        }
+        return Infrastructure.getDefaultWorkerPool();
     }
 
     /** Decides on a thread that may block (never an event-loop thread), for at most the time budget. */

@@ -12,6 +12,7 @@ import jakarta.interceptor.InvocationContext;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
 
 /**
  * Enforces {@link Throttled} on bean methods. Blocking methods wait for the decision (never on an event-loop thread);
@@ -47,7 +48,9 @@ public class ThrottledInterceptor {
     }
 
     private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, String key) throws Exception {
-        ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
+        if (Context.isOnEventLoopThread()) {
+            ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
+        }
         ThrottleOutcome outcome = engine.decideBlocking(method.stack, key, ThrottleStack.ACQUIRE);
         if (!outcome.allowed()) {
             long retryAfter = outcome.retryAfterMicros();
