@@ -51,7 +51,8 @@ class DelayedCancelRescheduleTest {
     @Test
     void cancelRescheduleAndIfAbsent() {
         // cancel: the message is gone, with its hash
-        queue.schedule("reminders", "cancelled", "never", Duration.ofMillis(300));
+        // Due well after the cancel even on a loaded machine, and before the marker: delivered only if cancel failed.
+        queue.schedule("reminders", "cancelled", "never", Duration.ofSeconds(2));
         assertThat(exists("pacer:d:{reminders}:m:cancelled")).isTrue();
         assertThat(queue.cancel("reminders", "cancelled")).isTrue();
         assertThat(queue.cancel("reminders", "cancelled")).isFalse();
@@ -59,15 +60,15 @@ class DelayedCancelRescheduleTest {
 
         // reschedule: same id, new due time and payload; delivered once, with the new payload
         queue.schedule("reminders", "moved", "old", Instant.now().plus(Duration.ofHours(1)));
-        queue.schedule("reminders", "moved", "new", Duration.ofMillis(200));
+        queue.schedule("reminders", "moved", "new", Duration.ofSeconds(1));
         assertThat(queue.size("reminders")).isEqualTo(1);
 
         // ifAbsent: the second call changes nothing
-        assertThat(queue.scheduleIfAbsent("reminders", "once", "first", Duration.ofMillis(400))).isTrue();
+        assertThat(queue.scheduleIfAbsent("reminders", "once", "first", Duration.ofMillis(1500))).isTrue();
         assertThat(queue.scheduleIfAbsent("reminders", "once", "second", Duration.ZERO)).isFalse();
         assertThat(queue.size("reminders")).isEqualTo(2);
 
-        queue.schedule("reminders", "marker", "last", Duration.ofMillis(800));
+        queue.schedule("reminders", "marker", "last", Duration.ofMillis(2500));
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.contains("marker=last"));
         assertThat(consumer.received).containsExactly("moved=new", "once=first", "marker=last");
         assertThat(queue.size("reminders")).isZero();
