@@ -9,9 +9,6 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.throttle.Algorithm;
-import io.quarkiverse.pacer.throttle.OnLimit;
-import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
 
