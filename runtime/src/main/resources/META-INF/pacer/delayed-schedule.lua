@@ -25,9 +25,11 @@ else
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 -- An upsert takes the message out of every state; a running handler's claim token is dropped with it.
-redis.call('ZREM', KEYS[2], ARGV[2])
-redis.call('ZREM', KEYS[3], ARGV[2])
-redis.call('DEL', key)
+-- An id is in the in-flight or dead-letter set only while its hash exists, so a new id skips both removals.
+if redis.call('DEL', key) == 1 then
+    redis.call('ZREM', KEYS[2], ARGV[2])
+    redis.call('ZREM', KEYS[3], ARGV[2])
+end
 redis.call('HSET', key, 'p', ARGV[3], 'e', ARGV[4], 'd', due, 'a', 0, 'r', 0)
 redis.call('ZADD', KEYS[1], due, ARGV[2])
 if first[2] == nil or due < tonumber(first[2]) then

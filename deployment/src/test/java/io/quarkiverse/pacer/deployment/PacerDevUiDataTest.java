@@ -1,0 +1,49 @@
+package io.quarkiverse.pacer.deployment;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.Throttled;
+import io.quarkus.test.QuarkusDevModeTest;
+
+/**
+ * In dev mode the Dev UI card lists the application's throttle policies and delay queues.
+ */
+class PacerDevUiDataTest {
+
+    @RegisterExtension
+    static final QuarkusDevModeTest devMode = new QuarkusDevModeTest()
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, Reminders.class));
+
+    @Test
+    void cardDataListsPoliciesAndQueues() {
+        given().when().get("/q/dev-ui/quarkus-pacer-data.js")
+                .then().statusCode(200)
+                .body(containsString("export const policies = [{\"name\":\"dev-ui-policy\",\"algorithm\":\"SLIDING_LOG\","
+                        + "\"limit\":7,\"window\":\"1m\",\"burst\":7,\"shadow\":false,"
+                        + "\"declaredOn\":\"" + Api.class.getName() + "#call()\"}]"))
+                .body(containsString("export const queues = [{\"queue\":\"dev-ui-queue\",\"consumer\":\""
+                        + Reminders.class.getName() + "#remind\""));
+    }
+
+    @ApplicationScoped
+    public static class Api {
+        @Throttled(name = "dev-ui-policy", limit = 7, window = "1m", algorithm = Algorithm.SLIDING_LOG)
+        public void call() {
+        }
+    }
+
+    @ApplicationScoped
+    public static class Reminders {
+        @Delayed("dev-ui-queue")
+        void remind(String text) {
+        }
+    }
+}
