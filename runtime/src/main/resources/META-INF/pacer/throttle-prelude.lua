@@ -1,8 +1,10 @@
 -- throttle: decides the N stacked rate-limit policies of one call, all-or-nothing, in one atomic script.
 --
 -- The script is assembled at startup by joining these files verbatim, in this fixed order (never generated):
---   throttle-prelude.lua, throttle-fixed-window.lua, throttle-sliding-window.lua, throttle-sliding-log.lua,
---   throttle-token-bucket.lua, throttle-leaky-bucket.lua, throttle-concurrency.lua, throttle-driver.lua
+--   throttle-prelude.lua, then only the algorithm files the stack uses, in code order (throttle-fixed-window.lua,
+--   throttle-sliding-window.lua, throttle-sliding-log.lua, throttle-token-bucket.lua, throttle-leaky-bucket.lua,
+--   throttle-concurrency.lua), then throttle-driver.lua: one script per combination of algorithms (ThrottleScripts),
+--   so a call defines only the functions it runs.
 -- Each algorithm file registers check/commit/release/reset functions in ALGORITHMS under its code; the driver
 -- checks every policy (read-only), then commits all of them only if none of the enforcing policies rejected.
 --

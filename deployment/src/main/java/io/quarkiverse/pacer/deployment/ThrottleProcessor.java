@@ -38,6 +38,7 @@ import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
@@ -87,8 +88,8 @@ class ThrottleProcessor {
     @BuildStep
     void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
         beans.produce(AdditionalBeanBuildItem.builder()
-                .addBeanClasses(ThrottledInterceptor.class, ThrottleEngine.class, DefaultThrottler.class,
-                        DefaultReactiveThrottler.class, PrincipalKeyResolver.class)
+                .addBeanClasses(ThrottledInterceptor.class, ThrottleEngine.class, ThrottleResets.class,
+                        DefaultThrottler.class, DefaultReactiveThrottler.class, PrincipalKeyResolver.class)
                 .setUnremovable()
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {

@@ -42,6 +42,14 @@ public interface DelayedQueue {
     /** Upsert by id. @see ReactiveDelayedQueue#schedule(String, String, Object, Instant) */
     String schedule(String queue, String id, Object payload, Instant dueAt);
 
+    /**
+     * Many upserts by id in one round trip; of two messages with the same id the later one wins.
+     *
+     * @return the ids, in the order of {@code messages}
+     * @see ReactiveDelayedQueue#scheduleAll(String, List)
+     */
+    List<String> scheduleAll(String queue, List<ScheduledMessage> messages);
+
     /** Upsert by id. @see ReactiveDelayedQueue#schedule(String, String, Object, Duration) */
     String schedule(String queue, String id, Object payload, Duration delay);
 

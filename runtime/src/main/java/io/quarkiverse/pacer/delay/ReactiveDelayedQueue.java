@@ -62,6 +62,22 @@ public interface ReactiveDelayedQueue {
     Uni<String> schedule(String queue, String id, Object payload, Duration delay);
 
     /**
+     * Schedules many messages in one round trip: each is an upsert by id, exactly as
+     * {@link #schedule(String, String, Object, Instant)}; of two messages with the same id the later one wins. Every
+     * message is checked (id, payload) before anything is sent, so bad input stores nothing. Each shard's messages are
+     * stored by atomic script calls of up to 1,000 messages, all written to Redis at once.
+     *
+     * <pre>{@code
+     * queue.scheduleAll("order-timeout", List.of(
+     *         ScheduledMessage.of("order-41", new OrderRef(41), in30Minutes),
+     *         ScheduledMessage.of("order-42", new OrderRef(42), in30Minutes)));
+     * }</pre>
+     *
+     * @return the ids, in the order of {@code messages}
+     */
+    Uni<List<String>> scheduleAll(String queue, List<ScheduledMessage> messages);
+
+    /**
      * Schedules the message {@code id} only if the queue holds no message with that id (waiting, in flight or
      * dead-lettered); otherwise leaves the existing message untouched.
      *

@@ -54,11 +54,14 @@ public class DelayedBenchmarks {
     @Inject
     DeliveryRecorder recorder;
 
+    @Inject
+    DelayedBulkBenchmarks bulk;
+
     /** Pacer's scripts, to name an EVALSHA in the slow log; a name missing from the runtime is simply skipped. */
     /** Pacer's schedule against Redisson's offer, 64 producers, with default Redis client settings. */
     static final double SCHEDULE_PEER_TARGET = 1.5;
 
-    private static final String[] PACER_SCRIPTS = { "delayed-schedule", "delayed-claim", "delayed-ack", "delayed-nack",
+    private static final String[] PACER_SCRIPTS = { "delayed-schedule", "delayed-schedule-all", "delayed-claim", "delayed-ack", "delayed-nack",
             "delayed-renew", "delayed-cancel", "delayed-size", "delayed-dead-letters", "delayed-replay",
             "delayed-purge", "server-time" };
 
@@ -89,6 +92,7 @@ public class DelayedBenchmarks {
             endToEnd(context, redisson);
             lateness(context, redisson, scheduleRates);
             storm(context, redisson, scheduleRates);
+            bulk.run(context, redisson);
         }
         context.flushAll();
     }

@@ -56,6 +56,23 @@ public final class RedissonDelayedQueuePeer implements AutoCloseable {
             delayed.offer(dueAtMicros + ":" + sequence, delayMillis, TimeUnit.MILLISECONDS);
         }
 
+        /**
+         * Offers {@code count} copies of {@code payload} (each made unique by a numeric prefix, as a UUID-sized id
+         * would be), due in {@code delayMillis}, in batches so the harness is not the bottleneck.
+         */
+        public void offerAll(String payload, int count, long delayMillis) {
+            List<org.redisson.api.RFuture<Void>> pending = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                pending.add(delayed.offerAsync(String.format("%08d-0000-4000-8000-000000000000:", i) + payload,
+                        delayMillis, TimeUnit.MILLISECONDS));
+                if (pending.size() == 1_000) {
+                    pending.forEach(future -> future.toCompletableFuture().join());
+                    pending.clear();
+                }
+            }
+            pending.forEach(future -> future.toCompletableFuture().join());
+        }
+
         public void startConsumers() {
             running = true;
             for (int i = 0; i < consumers; i++) {

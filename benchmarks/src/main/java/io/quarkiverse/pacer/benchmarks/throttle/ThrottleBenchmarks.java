@@ -47,7 +47,19 @@ public class ThrottleBenchmarks {
     static final double PEER_THROUGHPUT_TARGET = 1.5;
     static final double BASELINE_P50_TARGET = 1.25;
     /** Pacer against the minimal script over one multiplexed Lettuce connection, 64 callers, hot key. */
-    static final double LETTUCE_BASELINE_TARGET = 0.7;
+    static final double LETTUCE_BASELINE_TARGET = 1.0;
+    /** Pacer admitted against Redisson, 64 callers, hot key. */
+    static final double REDISSON_ADMITTED_TARGET = 2.0;
+    /** Pacer rejected against Bucket4j, 64 callers, hot key. */
+    static final double BUCKET4J_REJECTED_TARGET = 1.5;
+    /** Pacer rejected against the same call with the local short-circuit off. */
+    static final double SHORT_CIRCUIT_TARGET = 10.0;
+    /** Pacer's JVM CPU per decision against Redisson's, at most. */
+    static final double REDISSON_CPU_TARGET = 0.5;
+    /** One caller: Pacer's p50 against the Lettuce baseline's, at most. */
+    static final double LETTUCE_P50_TARGET = 1.1;
+    /** With many keys the hot-key ratios hold within this factor. */
+    static final double MANY_KEYS_SLACK = 0.8;
 
     @Inject
     ThrottledTargets targets;
@@ -137,6 +149,19 @@ public class ThrottleBenchmarks {
                         LoadResult[] results = LoadRunner.interleaved(callers, settings.warmup(), settings.measure(),
                                 settings.rounds(), operations);
                         long fallbacks = fallbackDecisions() - fallbacksBefore;
+                        Map<Algorithm, LoadResult> shortCircuitOff = new HashMap<>();
+                        if (limits == ThrottleLimits.REJECTED && callers > 1 && engine.isResolvable()) {
+                            // The same rejected call with every decision sent to Redis, right after the group.
+                            engine.get().shortCircuit(false);
+                            try {
+                                for (Algorithm algorithm : measured) {
+                                    shortCircuitOff.put(algorithm, LoadRunner.run(callers, settings.warmup(),
+                                            settings.measure(), pacerOperation(algorithm, limits, keys)));
+                                }
+                            } finally {
+                                engine.get().shortCircuit(true);
+                            }
+                        }
                         List<LoadResult> peerFigures = List.of(results).subList(2 * measured.size(), results.length);
                         for (Algorithm algorithm : algorithms) {
                             int at = measured.indexOf(algorithm);
@@ -160,8 +185,10 @@ public class ThrottleBenchmarks {
                             Optional<RedisBenchmarkTool.Figures> pipelinedFigures = pipelined;
                             String scenario = label(algorithm) + " · " + group;
                             Optional<RedisBenchmarkTool.Figures> rawFigures = raw;
-                            rowsByAlgorithm.get(algorithm).add(() -> addRows(context.table(), scenario, hot, callers,
-                                    baseline, pacer, fallbacks, rawFigures, pipelinedFigures, peers, peerFigures));
+                            LoadResult off = shortCircuitOff.get(algorithm);
+                            rowsByAlgorithm.get(algorithm).add(() -> addRows(context.table(), scenario, limits, hot,
+                                    callers, baseline, pacer, off, fallbacks, rawFigures, pipelinedFigures, peers,
+                                    peerFigures));
                         }
                     }
                 }
@@ -193,8 +220,9 @@ public class ThrottleBenchmarks {
                 result.p99Millis());
     }
 
-    private void addRows(ResultTable table, String scenario, boolean hot, int callers, LoadResult baseline,
-            LoadResult pacer, long fallbacks, Optional<RedisBenchmarkTool.Figures> raw,
+    private void addRows(ResultTable table, String scenario, ThrottleLimits limits, boolean hot, int callers,
+            LoadResult baseline, LoadResult pacer, LoadResult shortCircuitOff, long fallbacks,
+            Optional<RedisBenchmarkTool.Figures> raw,
             Optional<RedisBenchmarkTool.Figures> pipelined, List<RateLimiterPeer> peers,
             List<LoadResult> peerFigures) {
         if (pacer == null) {
@@ -227,20 +255,46 @@ public class ThrottleBenchmarks {
                 .latencies(figures.p50Millis(), figures.p99Millis(), figures.maxMillis())
                 .note("16 commands in flight per connection: the ceiling with pipelining")
                 .comparedTo(pacerRow));
+        if (shortCircuitOff != null) {
+            Row offRow = row(table, scenario, "Pacer @Throttled, short-circuit off", shortCircuitOff)
+                    .comparedTo(pacerRow);
+            throughputTarget(offRow, SHORT_CIRCUIT_TARGET * (hot ? 1 : MANY_KEYS_SLACK));
+        }
+        boolean rejected = limits == ThrottleLimits.REJECTED;
+        double slack = hot ? 1 : MANY_KEYS_SLACK;
         for (int i = 0; i < peers.size(); i++) {
-            Row peerRow = row(table, scenario, peers.get(i).name(), peerFigures.get(i)).comparedTo(pacerRow);
-            if (peers.get(i).isBaseline()) {
-                if (hot && callers > 1) {
-                    peerRow.target(String.format("Pacer ≥ %.1f× ops/s", LETTUCE_BASELINE_TARGET),
-                            peerRow.pacerThroughputRatio() != null
-                                    && peerRow.pacerThroughputRatio() >= LETTUCE_BASELINE_TARGET);
+            RateLimiterPeer peer = peers.get(i);
+            Row peerRow = row(table, scenario, peer.name(), peerFigures.get(i)).comparedTo(pacerRow);
+            if (callers == 1) {
+                if (peer.isBaseline()) {
+                    peerRow.target(String.format("Pacer p50 ≤ %.1f×", LETTUCE_P50_TARGET),
+                            peerRow.pacerP50Ratio() != null && peerRow.pacerP50Ratio() <= LETTUCE_P50_TARGET);
                 }
-            } else if (hot && callers > 1) {
-                peerRow.target(String.format("Pacer ≥ %.1f× ops/s", PEER_THROUGHPUT_TARGET),
-                        peerRow.pacerThroughputRatio() != null
-                                && peerRow.pacerThroughputRatio() >= PEER_THROUGHPUT_TARGET);
+                continue;
+            }
+            if (peer.isBaseline()) {
+                if (!rejected) {
+                    throughputTarget(peerRow, LETTUCE_BASELINE_TARGET * slack);
+                }
+            } else if (peer.name().contains("Redisson")) {
+                throughputTarget(peerRow, (rejected ? PEER_THROUGHPUT_TARGET : REDISSON_ADMITTED_TARGET) * slack);
+                double pacerCpu = pacer.cpuMicrosPerCall();
+                double peerCpu = peerFigures.get(i).cpuMicrosPerCall();
+                if (!rejected && hot && peerCpu > 0) {
+                    peerRow.target(String.format("Pacer CPU ≤ %.1f× (%.2f×)", REDISSON_CPU_TARGET, pacerCpu / peerCpu),
+                            pacerCpu / peerCpu <= REDISSON_CPU_TARGET);
+                }
+            } else if (peer.name().contains("Bucket4j")) {
+                throughputTarget(peerRow, (rejected ? BUCKET4J_REJECTED_TARGET : PEER_THROUGHPUT_TARGET) * slack);
+            } else if (hot) {
+                throughputTarget(peerRow, PEER_THROUGHPUT_TARGET);
             }
         }
+    }
+
+    private static void throughputTarget(Row row, double ratio) {
+        row.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× ops/s", ratio),
+                row.pacerThroughputRatio() != null && row.pacerThroughputRatio() >= ratio);
     }
 
     private long fallbackDecisions() {
@@ -346,10 +400,10 @@ public class ThrottleBenchmarks {
             }
             keyLists.add(List.copyOf(list));
         }
-        LuaScript script = engine.isResolvable() ? engine.get().script() : null;
-        if (script == null || !script.sha1().equals(call.sha())) {
-            throw new IllegalStateException("Pacer sent EVALSHA " + call.sha() + " but its throttle script is "
-                    + (script == null ? "not available" : script.sha1()));
+        LuaScript script = scriptWithSha(call.sha());
+        if (script == null) {
+            throw new IllegalStateException("Pacer sent EVALSHA " + call.sha() + " which is none of its throttle"
+                    + " scripts");
         }
         List<String> template = call.args();
         int[] varying = call.varyingArgs().stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -365,6 +419,19 @@ public class ThrottleBenchmarks {
             }
             return admitted(client.eval(script, callKeys, args).await().atMost(CALL_TIMEOUT));
         };
+    }
+
+    /** The throttle script Pacer sent: the one with every algorithm or the lean one of a single algorithm. */
+    private LuaScript scriptWithSha(String sha) {
+        if (!engine.isResolvable()) {
+            return null;
+        }
+        List<LuaScript> candidates = new ArrayList<>();
+        candidates.add(engine.get().script());
+        for (Algorithm algorithm : Algorithm.values()) {
+            candidates.add(engine.get().script(algorithm));
+        }
+        return candidates.stream().filter(script -> script.sha1().equals(sha)).findFirst().orElse(null);
     }
 
     private static boolean admitted(Response response) {

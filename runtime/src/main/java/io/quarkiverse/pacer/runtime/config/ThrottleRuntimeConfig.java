@@ -15,6 +15,9 @@ import io.smallrye.config.WithParentName;
  */
 public interface ThrottleRuntimeConfig {
 
+    /** The name of the {@link #localRejections()} group, which the policy map below also sees; not a policy name. */
+    String LOCAL_REJECTIONS = "local-rejections";
+
     /**
      * What a decision is when Redis is unreachable, does not answer within {@code timeout}, or answers with an error:
      * {@code allow} lets the call through (availability first), {@code reject} rejects it with a
@@ -43,6 +46,14 @@ public interface ThrottleRuntimeConfig {
     Duration timeout();
 
     /**
+     * The local short-circuit of rejected keys: after Redis rejected a call on a key with a retry-after, this instance
+     * rejects further calls on it (of the same or a larger cost) by itself until the retry-after has passed, with the
+     * same decision data, never for {@code CONCURRENCY} or shadow policies. A {@code reset} on any instance clears it
+     * on every instance (over pub/sub on {@code <key-prefix>:throttle-resets}).
+     */
+    LocalRejectionsConfig localRejections();
+
+    /**
      * Per-policy overrides of the {@code @Throttled} settings, keyed by policy name. A policy used only through the
      * programmatic {@code Throttler} API is declared here with at least {@code limit} and {@code window}.
      */
@@ -61,6 +72,26 @@ public interface ThrottleRuntimeConfig {
         REJECT,
         /** Decide in memory, per instance, until Redis answers again. */
         LOCAL
+    }
+
+    /**
+     * The local short-circuit of rejected keys.
+     */
+    interface LocalRejectionsConfig {
+
+        /**
+         * Whether rejected keys are short-circuited locally until their retry-after has passed. Turn it off to send
+         * every call to Redis.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The most rejected (policy, key) pairs remembered by one instance; beyond it, new rejections are not
+         * remembered until old ones expire.
+         */
+        @WithDefault("10000")
+        int maxSize();
     }
 
     /**

@@ -8,6 +8,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 
@@ -53,6 +54,11 @@ public class BlockingDelayedQueue implements DelayedQueue {
     @Override
     public String schedule(String queue, String id, Object payload, Duration delay) {
         return await(reactive.schedule(queue, id, payload, delay));
+    }
+
+    @Override
+    public List<String> scheduleAll(String queue, List<ScheduledMessage> messages) {
+        return await(reactive.scheduleAll(queue, messages));
     }
 
     @Override

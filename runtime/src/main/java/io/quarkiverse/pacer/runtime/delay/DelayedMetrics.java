@@ -15,6 +15,13 @@ public interface DelayedMetrics {
     default void scheduled(String queue) {
     }
 
+    /** A producer of this instance stored {@code count} messages at once. */
+    default void scheduled(String queue, int count) {
+        for (int i = 0; i < count; i++) {
+            scheduled(queue);
+        }
+    }
+
     /** This instance started consuming {@code queue}; {@code stats} reads its counters. */
     default void consuming(String queue, Supplier<DelayedConsumerStats> stats) {
     }

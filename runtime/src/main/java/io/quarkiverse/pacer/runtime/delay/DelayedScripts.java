@@ -6,6 +6,7 @@ import io.quarkiverse.pacer.runtime.redis.LuaScript;
 final class DelayedScripts {
 
     static final LuaScript SCHEDULE = LuaScript.load("delayed-schedule");
+    static final LuaScript SCHEDULE_ALL = LuaScript.load("delayed-schedule-all");
     static final LuaScript CLAIM = LuaScript.load("delayed-claim");
     static final LuaScript ACK = LuaScript.load("delayed-ack");
     static final LuaScript NACK = LuaScript.load("delayed-nack");
@@ -18,6 +19,9 @@ final class DelayedScripts {
 
     /** Most (id, token) pairs one ack or renew call carries, so one call's work stays small. */
     static final int MAX_PAIRS_PER_CALL = 256;
+
+    /** Most messages one schedule-all call stores (the bound in delayed-schedule-all.lua). */
+    static final int MAX_SCHEDULE_ALL = 1000;
 
     /** Most dead letters one replay or purge call moves. */
     static final int DEAD_LETTER_BATCH = 500;

@@ -37,8 +37,13 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
 
     @Override
     public void scheduled(String queue) {
+        scheduled(queue, 1);
+    }
+
+    @Override
+    public void scheduled(String queue, int count) {
         scheduled.computeIfAbsent(queue, q -> Counter.builder("pacer.delayed.scheduled")
-                .description("Messages scheduled by this instance").tag("queue", q).register(registry)).increment();
+                .description("Messages scheduled by this instance").tag("queue", q).register(registry)).increment(count);
     }
 
     @Override

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
@@ -115,6 +116,56 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     @Override
     public Uni<Boolean> scheduleIfAbsent(String queue, String id, Object payload, Duration delay) {
         return store(queue, id, payload, "absent", null, delay);
+    }
+
+    @Override
+    public Uni<List<String>> scheduleAll(String queue, List<ScheduledMessage> messages) {
+        Objects.requireNonNull(messages, "messages");
+        DelayedKeys[] all = shards(queue);
+        List<String> ids = new ArrayList<>(messages.size());
+        // Per shard, the ARGV of its current batch; everything is encoded before anything is sent.
+        List<List<String>> batches = new ArrayList<>();
+        List<DelayedKeys> batchKeys = new ArrayList<>();
+        List<String>[] open = newBatches(all.length);
+        for (ScheduledMessage message : messages) {
+            Objects.requireNonNull(message, "message");
+            String id = message.id();
+            DelayedKeys.checkId(id);
+            int shard = DelayedKeys.shardOf(id, all.length);
+            PayloadCodec.Encoded encoded = codec().encode(message.payload());
+            List<String> args = open[shard];
+            if (args == null || args.size() == 3 + 4 * DelayedScripts.MAX_SCHEDULE_ALL) {
+                args = new ArrayList<>();
+                args.add(all[shard].messagePrefix);
+                args.add(all[shard].wakeChannel);
+                args.add("");
+                open[shard] = args;
+                batches.add(args);
+                batchKeys.add(all[shard]);
+            }
+            args.add(id);
+            args.add(encoded.value());
+            args.add(encoded.encoding());
+            args.add(Long.toString(message.dueAt().toEpochMilli()));
+            ids.add(id);
+        }
+        if (batches.isEmpty()) {
+            return Uni.createFrom().item(ids);
+        }
+        List<Uni<Response>> calls = new ArrayList<>(batches.size());
+        for (int i = 0; i < batches.size(); i++) {
+            List<String> args = batches.get(i);
+            args.set(2, Integer.toString((args.size() - 3) / 4));
+            calls.add(redis.eval(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).dueInflightDead, args));
+        }
+        // Subscribed together, the calls are written to Redis back to back: one round trip.
+        Uni<?> stored = calls.size() == 1 ? calls.get(0) : Uni.join().all(calls).andFailFast();
+        return stored.invoke(ignored -> metrics.scheduled(queue, ids.size())).replaceWith(ids);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String>[] newBatches(int shards) {
+        return new List[shards];
     }
 
     /** Bad input throws {@link IllegalArgumentException} at once, before anything is sent. */

@@ -4,10 +4,13 @@ import java.lang.reflect.Method;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,23 +55,11 @@ public class ThrottleEngine {
 
     private static final Logger LOG = Logger.getLogger(ThrottleEngine.class);
 
-    /** The files of the throttle script, joined verbatim in this order (see throttle-prelude.lua). */
-    static final String[] SCRIPT_PARTS = {
-            "throttle-prelude",
-            "throttle-fixed-window",
-            "throttle-sliding-window",
-            "throttle-sliding-log",
-            "throttle-token-bucket",
-            "throttle-leaky-bucket",
-            "throttle-concurrency",
-            "throttle-driver" };
-
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(2);
 
     /** Retry-after of a decision rejected because Redis was unavailable. */
     private static final long FALLBACK_RETRY_MICROS = 1_000_000;
 
-    private final LuaScript script = LuaScript.join("throttle", SCRIPT_PARTS);
     private final PacerRedis redis;
     private final PacerConfig config;
     private final ThrottleDefinitions definitions;
@@ -85,8 +76,15 @@ public class ThrottleEngine {
     private volatile Map<String, ThrottlePolicy> policies;
     private volatile Map<String, MethodDefinition> methodDefinitions;
     private volatile ThrottleObserver observer = ThrottleObserver.NONE;
+    private final ThrottleResets resets;
+    /** The local short-circuit of rejected keys, or {@code null} when it is off. */
+    private final RejectionCache rejections;
+    /** Switched off only by benchmarks comparing the short-circuit with plain decisions. */
+    private volatile boolean shortCircuit = true;
 
-    ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottleDefinitions definitions) {
+    ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottleDefinitions definitions, ThrottleResets resets) {
+        this.resets = resets;
+        this.rejections = resets.cache();
         this.redis = redis;
         this.config = config;
         this.definitions = definitions;
@@ -108,6 +106,7 @@ public class ThrottleEngine {
     void onStart(@Observes @Priority(10) StartupEvent event) {
         if (!policies().isEmpty()) {
             warmUp();
+            resets.start();
         }
     }
 
@@ -117,17 +116,66 @@ public class ThrottleEngine {
      */
     private void warmUp() {
         try {
-            redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT).await()
-                    .atMost(WARM_UP_TIMEOUT.multipliedBy(2));
+            for (LuaScript script : scriptsInUse()) {
+                redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT).await()
+                        .atMost(WARM_UP_TIMEOUT.multipliedBy(2));
+            }
         } catch (RuntimeException e) {
             LOG.warnf("Pacer could not load its throttling script into Redis (client %s) at startup: %s",
                     redis.clientDisplayName(), e.toString());
         }
     }
 
-    /** The script, for tests and benchmarks that call it directly. */
+    /**
+     * The scripts of the annotated stacks and of each policy alone (programmatic API), and the one with every
+     * algorithm (for other clients speaking the script's protocol), in a stable order.
+     */
+    private Collection<LuaScript> scriptsInUse() {
+        Map<String, LuaScript> scripts = new TreeMap<>();
+        scripts.put(ThrottleScripts.ALL.name(), ThrottleScripts.ALL);
+        for (ThrottlePolicy policy : policies.values()) {
+            LuaScript script = ThrottleScripts.of(EnumSet.of(policy.algorithm));
+            scripts.put(script.name(), script);
+        }
+        for (MethodDefinition method : methodDefinitions.values()) {
+            EnumSet<Algorithm> algorithms = EnumSet.noneOf(Algorithm.class);
+            for (String name : method.getPolicies()) {
+                ThrottlePolicy policy = policies.get(name);
+                if (policy != null && policy.enabled) {
+                    algorithms.add(policy.algorithm);
+                }
+            }
+            if (!algorithms.isEmpty()) {
+                LuaScript script = ThrottleScripts.of(algorithms);
+                scripts.put(script.name(), script);
+            }
+        }
+        return scripts.values();
+    }
+
+    /**
+     * The script with every algorithm, for tests and benchmarks that call it directly; decisions run the lean script
+     * of their stack ({@link ThrottleScripts}).
+     */
     public LuaScript script() {
-        return script;
+        return ThrottleScripts.ALL;
+    }
+
+    /** The script deciding policies of this one algorithm, for benchmarks that call it directly. */
+    public LuaScript script(Algorithm algorithm) {
+        return ThrottleScripts.of(EnumSet.of(algorithm));
+    }
+
+    /**
+     * Turns the local short-circuit of rejected keys on or off at runtime (it stays off when
+     * {@code quarkus.pacer.throttle.local-rejections.enabled=false}); for benchmarks comparing both. Off, every call
+     * asks Redis and nothing is cached.
+     */
+    public void shortCircuit(boolean on) {
+        shortCircuit = on;
+        if (!on && rejections != null) {
+            rejections.clear();
+        }
     }
 
     public Duration timeout() {
@@ -147,18 +195,23 @@ public class ThrottleEngine {
 
     /** Decides (mode {@link ThrottleStack#ACQUIRE} or {@link ThrottleStack#PEEK}) without blocking. */
     public Uni<ThrottleOutcome> decide(ThrottleStack stack, String key, int mode) {
+        ThrottleOutcome rejected = rejectLocally(stack, key, mode);
+        if (rejected != null) {
+            return Uni.createFrom().item(rejected);
+        }
         String token = stack.needsToken ? nextToken() : null;
         long start = System.nanoTime();
+        long generation = rejections == null ? 0 : rejections.generation();
         return evaluate(stack, key, mode, token)
                 .onFailure(RedisFailures::isDataError).recoverWithUni(failure -> repairAndRetry(stack, key, mode, token,
                         failure))
-                .map(response -> succeeded(stack, key, token, response, start, mode))
+                .map(response -> succeeded(stack, key, token, response, start, mode, generation))
                 .onFailure(failure -> !(failure instanceof CorruptedThrottleStateException))
                 .recoverWithItem(failure -> failed(stack, key, token, failure, start, mode));
     }
 
     private Uni<Response> evaluate(ThrottleStack stack, String key, int mode, String token) {
-        return redis.eval(script, stack.keys(key), stack.args(mode, token), timeout);
+        return redis.eval(stack.script, stack.keys(key), stack.args(mode, token), timeout);
     }
 
     /**
@@ -169,7 +222,7 @@ public class ThrottleEngine {
         List<String> keys = stack.keys(key);
         LOG.warnf("Pacer deletes the throttling state under Redis key(s) %s: the script cannot read it (%s)", keys,
                 failure.getMessage());
-        return redis.eval(script, keys, stack.args(ThrottleStack.RESET, null), timeout)
+        return redis.eval(stack.script, keys, stack.args(ThrottleStack.RESET, null), timeout)
                 .chain(() -> evaluate(stack, key, mode, token))
                 .onFailure(RedisFailures::isDataError).transform(again -> new CorruptedThrottleStateException(
                         "Pacer cannot decide the call on Redis key(s) " + keys + ": the script fails on their state even"
@@ -183,7 +236,23 @@ public class ThrottleEngine {
      * budget (counted from the moment it is sent), so the wait is bounded too.
      */
     public ThrottleOutcome decideBlocking(ThrottleStack stack, String key, int mode) {
+        ThrottleOutcome rejected = rejectLocally(stack, key, mode);
+        if (rejected != null) {
+            return rejected;
+        }
         return decide(stack, key, mode).await().indefinitely();
+    }
+
+    /** The local short-circuit: a rejection Redis gave earlier that still holds, or {@code null}. */
+    private ThrottleOutcome rejectLocally(ThrottleStack stack, String key, int mode) {
+        if (rejections == null || mode != ThrottleStack.ACQUIRE || !shortCircuit) {
+            return null;
+        }
+        ThrottleOutcome rejected = rejections.rejectLocally(stack, key);
+        if (rejected != null) {
+            observer.decided(rejected, 0);
+        }
+        return rejected;
     }
 
     /** Ends the leases a permitted call took on its {@code CONCURRENCY} policies; fire and forget. */
@@ -198,20 +267,23 @@ public class ThrottleEngine {
             }
             return;
         }
-        redis.eval(script, stack.keys(outcome.key()), stack.args(ThrottleStack.RELEASE, outcome.token()), timeout)
+        redis.eval(stack.script, stack.keys(outcome.key()), stack.args(ThrottleStack.RELEASE, outcome.token()), timeout)
                 .subscribe().with(ignored -> {
                 }, failure -> LOG.debugf(failure,
                         "Could not release concurrency leases for key %s; they expire by themselves", outcome.key()));
     }
 
-    /** Deletes the state of every policy of the stack for a key. */
+    /**
+     * Deletes the state of every policy of the stack for a key, then tells every instance to forget its local
+     * rejection of it ({@link ThrottleResets}).
+     */
     public Uni<Void> reset(ThrottleStack stack, String key) {
-        return redis.eval(script, stack.keys(key), stack.args(ThrottleStack.RESET, null), timeout)
-                .replaceWithVoid();
+        return redis.eval(stack.script, stack.keys(key), stack.args(ThrottleStack.RESET, null), timeout)
+                .chain(() -> resets.publish(stack, key));
     }
 
     private ThrottleOutcome succeeded(ThrottleStack stack, String key, String token, Response response, long start,
-            int mode) {
+            int mode, long generation) {
         int size = stack.policies.length;
         long[] values = new long[4 * size];
         for (int i = 0; i < values.length; i++) {
@@ -223,7 +295,11 @@ public class ThrottleEngine {
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
         if (mode == ThrottleStack.ACQUIRE) {
-            observer.decided(outcome, System.nanoTime() - start);
+            long now = System.nanoTime();
+            if (!outcome.allowed() && rejections != null && shortCircuit) {
+                rejections.remember(outcome, generation, now);
+            }
+            observer.decided(outcome, now - start);
         }
         return outcome;
     }
@@ -375,6 +451,10 @@ public class ThrottleEngine {
             }
         }
         for (String name : new TreeSet<>(throttle.policies().keySet())) {
+            if (name.equals(ThrottleRuntimeConfig.LOCAL_REJECTIONS)) {
+                // quarkus.pacer.throttle.local-rejections.* is a setting group, not a policy.
+                continue;
+            }
             if (!resolved.containsKey(name) && definitions.policies().stream().noneMatch(d -> d.getName().equals(name))) {
                 PolicyConfig override = throttle.policies().get(name);
                 if (override.limit().isEmpty() || override.window().isEmpty()) {

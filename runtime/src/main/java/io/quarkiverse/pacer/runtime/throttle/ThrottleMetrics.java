@@ -14,7 +14,9 @@ import io.quarkus.runtime.StartupEvent;
 
 /**
  * Micrometer metrics of throttling decisions, registered only when Micrometer is present:
- * {@code pacer.throttle.decisions} (tags {@code policy}, {@code outcome} = permitted | rejected | fallback) and
+ * {@code pacer.throttle.decisions} (tags {@code policy}, {@code outcome} = permitted | rejected | fallback |
+ * rejected-locally, the last for calls the local short-circuit rejected without asking Redis, not counted in
+ * {@code rejected}) and
  * {@code pacer.throttle.decision.latency} (tag {@code policy}). Meters are created once per policy, not per call.
  */
 @Singleton
@@ -33,6 +35,16 @@ public class ThrottleMetrics implements ThrottleObserver {
 
     @Override
     public void decided(ThrottleOutcome outcome, long nanos) {
+        if (outcome.local()) {
+            // Only the policy whose cached rejection answered was evaluated; no round trip to time.
+            for (int i = 0; i < outcome.size(); i++) {
+                if (!outcome.policyAllowed(i)) {
+                    meters.computeIfAbsent(outcome.stack().policies[i].name, PolicyMeters::new).rejectedLocally
+                            .increment();
+                }
+            }
+            return;
+        }
         for (int i = 0; i < outcome.size(); i++) {
             PolicyMeters policy = meters.computeIfAbsent(outcome.stack().policies[i].name, PolicyMeters::new);
             if (outcome.fallback()) {
@@ -50,12 +62,14 @@ public class ThrottleMetrics implements ThrottleObserver {
         final Counter permitted;
         final Counter rejected;
         final Counter fallback;
+        final Counter rejectedLocally;
         final Timer latency;
 
         PolicyMeters(String policy) {
             permitted = counter(policy, "permitted");
             rejected = counter(policy, "rejected");
             fallback = counter(policy, "fallback");
+            rejectedLocally = counter(policy, "rejected-locally");
             latency = Timer.builder("pacer.throttle.decision.latency")
                     .description("Time to decide a throttled call, including the round trip to Redis")
                     .tag("policy", policy)

@@ -20,8 +20,16 @@ public final class ThrottleOutcome {
     /** Per policy: allowed, remaining, retry-after µs, reset-after µs. */
     private final long[] values;
     private final boolean fallback;
+    /** Rejected by this instance's {@link RejectionCache}, without asking Redis. */
+    private final boolean local;
 
     ThrottleOutcome(ThrottleStack stack, String key, String token, boolean allowed, long[] values, boolean fallback) {
+        this(stack, key, token, allowed, values, fallback, false);
+    }
+
+    ThrottleOutcome(ThrottleStack stack, String key, String token, boolean allowed, long[] values, boolean fallback,
+            boolean local) {
+        this.local = local;
         this.stack = stack;
         this.key = key;
         this.token = token;
@@ -38,6 +46,11 @@ public final class ThrottleOutcome {
     /** Whether Redis failed or timed out and {@code on-redis-failure} decided instead. */
     public boolean fallback() {
         return fallback;
+    }
+
+    /** Whether this instance rejected the call from a rejection Redis gave earlier (the local short-circuit). */
+    public boolean local() {
+        return local;
     }
 
     public String key() {
@@ -62,6 +75,14 @@ public final class ThrottleOutcome {
 
     public long retryAfterMicros(int index) {
         return values[4 * index + 2];
+    }
+
+    long remaining(int index) {
+        return values[4 * index + 1];
+    }
+
+    long resetAfterMicros(int index) {
+        return values[4 * index + 3];
     }
 
     /** The decision of the policy at {@code index} of the stack. */

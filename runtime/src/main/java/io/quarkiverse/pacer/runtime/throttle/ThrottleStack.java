@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
 
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.throttle.Algorithm;
 
 /**
@@ -24,6 +25,8 @@ public final class ThrottleStack {
     final int[] costs;
     final boolean needsToken;
     final boolean holdsLeases;
+    /** The script with only the algorithms of these policies. */
+    final LuaScript script;
     private final String[][] argsByMode = new String[4][];
     private final List<String> globalKeys;
 
@@ -38,6 +41,7 @@ public final class ThrottleStack {
         }
         this.needsToken = token;
         this.holdsLeases = leases;
+        this.script = ThrottleScripts.forPolicies(policies);
         for (int mode = ACQUIRE; mode <= RESET; mode++) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = Integer.toString(mode);
