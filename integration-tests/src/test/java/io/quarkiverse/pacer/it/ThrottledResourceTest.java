@@ -5,6 +5,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -58,5 +61,11 @@ class ThrottledResourceTest {
                 .body(containsString("pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-metered\"} 1.0"))
                 .body(containsString("pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-metered\"} 1.0"))
                 .body(containsString("pacer_throttle_decision_latency_seconds_count{policy=\"it-metered\"} 2"));
+        // Once subscribed to resets, this instance answers the rejected key itself, counted apart.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            given().get("/throttled/metered").then().statusCode(429);
+            given().get("/q/metrics").then().statusCode(200).body(containsString(
+                    "pacer_throttle_decisions_total{outcome=\"rejected-locally\",policy=\"it-metered\"} 1.0"));
+        });
     }
 }
