@@ -27,6 +27,8 @@ for i = 0, n - 1 do
     end
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+-- One ZADD for all (at most 2000 arguments, well within Lua's stack); a later duplicate id's score wins, as in order.
+local scored = {}
 for i = 0, n - 1 do
     local at = 4 + 4 * i
     local id = ARGV[at]
@@ -37,8 +39,10 @@ for i = 0, n - 1 do
         redis.call('ZREM', KEYS[3], id)
     end
     redis.call('HSET', key, 'p', ARGV[at + 1], 'e', ARGV[at + 2], 'd', ARGV[at + 3], 'a', 0, 'r', 0)
-    redis.call('ZADD', KEYS[1], ARGV[at + 3], id)
+    scored[2 * i + 1] = ARGV[at + 3]
+    scored[2 * i + 2] = id
 end
+redis.call('ZADD', KEYS[1], unpack(scored))
 if first[2] == nil or earliest < tonumber(first[2]) then
     redis.call('PUBLISH', ARGV[2], earliest)
 end

@@ -195,10 +195,17 @@ public class ThrottleEngine {
 
     /** Decides (mode {@link ThrottleStack#ACQUIRE} or {@link ThrottleStack#PEEK}) without blocking. */
     public Uni<ThrottleOutcome> decide(ThrottleStack stack, String key, int mode) {
-        ThrottleOutcome rejected = rejectLocally(stack, key, mode);
-        if (rejected != null) {
-            return Uni.createFrom().item(rejected);
+        if (rejections == null || mode != ThrottleStack.ACQUIRE) {
+            return decideInRedis(stack, key, mode);
         }
+        // At subscription, like the decision itself: a Uni subscribed later (or again) must not reuse a stale answer.
+        return Uni.createFrom().deferred(() -> {
+            ThrottleOutcome rejected = rejectLocally(stack, key, mode);
+            return rejected != null ? Uni.createFrom().item(rejected) : decideInRedis(stack, key, mode);
+        });
+    }
+
+    private Uni<ThrottleOutcome> decideInRedis(ThrottleStack stack, String key, int mode) {
         String token = stack.needsToken ? nextToken() : null;
         long start = System.nanoTime();
         long generation = rejections == null ? 0 : rejections.generation();
@@ -240,7 +247,7 @@ public class ThrottleEngine {
         if (rejected != null) {
             return rejected;
         }
-        return decide(stack, key, mode).await().indefinitely();
+        return decideInRedis(stack, key, mode).await().indefinitely();
     }
 
     /** The local short-circuit: a rejection Redis gave earlier that still holds, or {@code null}. */
