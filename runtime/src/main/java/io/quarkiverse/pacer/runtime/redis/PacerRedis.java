@@ -50,6 +50,8 @@ public class PacerRedis {
     private volatile Redis redis;
     private volatile PipelinedConnection[] connections;
     private EventLoopGroup eventLoops;
+    private volatile Redis ownClient;
+    private boolean ownsClient;
 
     PacerRedis(PacerBuildTimeConfig config, PacerConfig runtimeConfig, Vertx vertx) {
         this.clientName = config.redisClientName().orElse(null);
@@ -133,6 +135,26 @@ public class PacerRedis {
         return message != null && message.startsWith("NOSCRIPT");
     }
 
+    /** The client Pacer's pipelined connections are opened with: its own when possible, else the shared one. */
+    private Redis transportClient() {
+        Redis current = ownClient;
+        if (current == null) {
+            synchronized (this) {
+                current = ownClient;
+                if (current == null) {
+                    current = PacerRedisClientFactory.create(vertx, clientName);
+                    if (current == null) {
+                        current = client();
+                    } else {
+                        ownsClient = true;
+                    }
+                    ownClient = current;
+                }
+            }
+        }
+        return current;
+    }
+
     private PipelinedConnection connection() {
         PipelinedConnection[] current = connections;
         if (current == null) {
@@ -158,8 +180,8 @@ public class PacerRedis {
                 // A context per connection: its state lives on one event-loop thread, without locks.
                 ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
                         PacerRedis.class.getClassLoader());
-                current[i] = new PipelinedConnection(context, this::client, Math.max(1, transport.maxInFlight()),
-                        Math.max(1, transport.maxQueued()));
+                current[i] = new PipelinedConnection(context, this::transportClient,
+                        Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
             }
             connections = current;
         }
@@ -173,6 +195,10 @@ public class PacerRedis {
             for (PipelinedConnection connection : current) {
                 connection.shutdown();
             }
+        }
+        Redis own = ownClient;
+        if (own != null && ownsClient) {
+            own.close();
         }
         EventLoopGroup loops = eventLoops;
         if (loops != null) {
