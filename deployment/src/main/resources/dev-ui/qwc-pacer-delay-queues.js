@@ -136,11 +136,11 @@ export class QwcPacerDelayQueues extends LitElement {
 
     _queueCell(q) {
         return html`<span class="wrap ${q.queue === this._selected ? 'selected' : ''}">${q.queue}</span>
-            ${q.consumer === null ? html`<br><span class="badge">no consumer here</span>` : ''}`;
+            ${!q.consumer ? html`<br><span class="badge">no consumer here</span>` : ''}`;
     }
 
     _consumerCell(q) {
-        if (q.consumer === null) {
+        if (!q.consumer) {
             return html`<span class="small">No @Delayed method of this application consumes this queue.</span>`;
         }
         return html`<span class="wrap" title=${q.consumer}>${q.consumer}(${q.payloadType})</span>

@@ -26,6 +26,8 @@ export class QwcPacerThrottling extends LitElement {
         .setting { display: block; white-space: nowrap; }
         .source { color: var(--lumo-contrast-50pct); font-size: var(--lumo-font-size-xs); white-space: normal;
             word-break: break-all; }
+        .override { color: var(--lumo-primary-text-color); font-size: var(--lumo-font-size-xs); white-space: normal;
+            word-break: break-all; font-weight: bold; }
         .count { font-variant-numeric: tabular-nums; }
         .rejected { color: var(--lumo-error-text-color); }
         .permitted { color: var(--lumo-success-text-color); }
@@ -100,9 +102,10 @@ export class QwcPacerThrottling extends LitElement {
             </div>
             <div>
                 <h3>Policies in force</h3>
-                <div class="hint">Annotation values with <code>quarkus.pacer.throttle."&lt;policy&gt;".*</code>
-                    overrides applied; the source of each value is shown below it. Decision counts are this instance's
-                    since startup, refreshed every 2 s.</div>
+                <div class="hint">Values of the <code>@Throttled</code> annotation with
+                    <code>quarkus.pacer.throttle."&lt;policy&gt;".*</code> overrides applied: a value that does not come
+                    from the annotation names its source (hover a value to see it). Decision counts are this
+                    instance's since startup, refreshed every 2 s.</div>
             </div>
             <vaadin-grid .items=${this._policies} theme="wrap-cell-content row-stripes" all-rows-visible>
                 <vaadin-grid-column header="Policy" flex-grow="2" ${columnBodyRenderer(p => this._policyCell(p), [])}>
@@ -124,8 +127,12 @@ export class QwcPacerThrottling extends LitElement {
             ${p.enabled ? '' : html`<br><span class="off">disabled</span>`}`;
     }
 
+    /** A value; its source is shown only when it is not the annotation (a configuration override or a default). */
     _setting(label, value, source) {
-        return html`<span class="setting">${label}: <b>${value}</b></span><span class="source">${source}</span>`;
+        const fromAnnotation = source.startsWith('@Throttled');
+        const overridden = source.startsWith('quarkus.');
+        return html`<span class="setting" title=${source}>${label}: <b>${value}</b>
+            ${fromAnnotation ? '' : html`<span class="${overridden ? 'override' : 'source'}">${overridden ? 'from ' + source : source}</span>`}</span>`;
     }
 
     _settingsCell(p) {
@@ -134,7 +141,7 @@ export class QwcPacerThrottling extends LitElement {
             ${this._setting(limitLabel, p.limit, p.sources.limit)}
             ${this._setting(p.algorithm === 'CONCURRENCY' ? 'lease' : 'window', p.window, p.sources.window)}
             ${p.burst !== undefined ? this._setting('burst', p.burst, p.sources.burst) : ''}
-            ${this._setting('algorithm', p.algorithm, p.sources.algorithm)}
+            ${p.sources.algorithm.startsWith('quarkus.') ? this._setting('algorithm', p.algorithm, p.sources.algorithm) : ''}
             ${p.shadow ? this._setting('shadow', 'true', p.sources.shadow) : ''}
             ${p.enabled ? '' : this._setting('enabled', 'false', p.sources.enabled)}`;
     }
@@ -165,7 +172,8 @@ export class QwcPacerThrottling extends LitElement {
             <div class="hint">State for ${label} (refreshed every 2 s):</div>
             <vaadin-grid .items=${this._inspected} theme="compact wrap-cell-content" all-rows-visible>
                 <vaadin-grid-column header="Policy" flex-grow="2"
-                    ${columnBodyRenderer(d => html`<span class="wrap">${d.policy}</span>`, [])}></vaadin-grid-column>
+                    ${columnBodyRenderer(d => html`<span class="wrap">${d.policy}</span>
+                        ${d.global ? html`<span class="source">(one global key)</span>` : ''}`, [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Remaining"
                     ${columnBodyRenderer(d => html`<b>${d.remaining}</b> of ${d.capacity}`, [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Next call"
@@ -175,7 +183,7 @@ export class QwcPacerThrottling extends LitElement {
                 <vaadin-grid-column header="Full again in"
                     ${columnBodyRenderer(d => html`${this._ms(d.resetAfterMillis)}`, [])}></vaadin-grid-column>
                 <vaadin-grid-column header="" ${columnBodyRenderer(d => html`
-                    <vaadin-button theme="small error" @click=${() => this._reset(d.policy)}>Reset</vaadin-button>`,
+                    <vaadin-button theme="small error" @click=${() => this._reset(d.policy, d.global)}>Reset</vaadin-button>`,
                     [])}></vaadin-grid-column>
             </vaadin-grid>`;
     }
@@ -196,11 +204,11 @@ export class QwcPacerThrottling extends LitElement {
         }).catch(e => { if (!quiet) this._error(e); });
     }
 
-    _reset(policy) {
-        const key = this._inspectedKey || '';
+    _reset(policy, global) {
+        const key = global ? '' : (this._inspectedKey || '');
         this.jsonRpc.resetKey({ policy: policy, key: key }).then(() => {
             notifier.showInfoMessage(`Reset ${policy} for ${key ? 'key ' + key : 'the global key'}`);
-            this._inspect(key, true);
+            this._inspect(this._inspectedKey, true);
         }).catch(e => this._error(e));
     }
 

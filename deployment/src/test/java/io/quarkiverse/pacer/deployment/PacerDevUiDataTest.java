@@ -14,7 +14,7 @@ import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusDevModeTest;
 
 /**
- * In dev mode the Dev UI card lists the application's throttle policies and delay queues.
+ * In dev mode the Dev UI card lists the application's throttle policies and delay queues, and serves its two pages.
  */
 class PacerDevUiDataTest {
 
@@ -31,6 +31,16 @@ class PacerDevUiDataTest {
                         + "\"declaredOn\":\"" + Api.class.getName() + "#call()\"}]"))
                 .body(containsString("export const queues = [{\"queue\":\"dev-ui-queue\",\"consumer\":\""
                         + Reminders.class.getName() + "#remind\""));
+    }
+
+    @Test
+    void pagesAreServed() {
+        given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-throttling.js")
+                .then().statusCode(200)
+                .body(containsString("customElements.define('qwc-pacer-throttling', QwcPacerThrottling)"));
+        given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-delay-queues.js")
+                .then().statusCode(200)
+                .body(containsString("customElements.define('qwc-pacer-delay-queues', QwcPacerDelayQueues)"));
     }
 
     @ApplicationScoped

@@ -39,6 +39,8 @@ class PacerJsonRpcServiceTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Api.class, Orders.class, Order.class, RedisInfo.class))
+            .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".limit", "3")
+            .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".window", "1h")
             .overrideConfigKey("quarkus.pacer.throttle.\"rpc-bucket\".limit", "50")
             .addBuildChainCustomizer(chain -> chain.addBuildStep(context -> context.produce(
                     AdditionalBeanBuildItem.builder().addBeanClass(PacerJsonRpcService.class).setUnremovable()
@@ -53,6 +55,11 @@ class PacerJsonRpcServiceTest {
         @Throttled(name = "rpc-bucket", limit = 10, window = "1h")
         public String search(@ThrottleKey String tenant) {
             return "results for " + tenant;
+        }
+
+        @Throttled(name = "rpc-global", limit = 5, window = "1h")
+        public String ping() {
+            return "pong";
         }
     }
 
@@ -91,7 +98,7 @@ class PacerJsonRpcServiceTest {
     @Test
     void policiesShowEffectiveValuesWithSources() {
         JsonArray policies = service.getPolicies();
-        assertThat(policies.size()).isEqualTo(2);
+        assertThat(policies.size()).isEqualTo(3);
 
         JsonObject bucket = policies.getJsonObject(0);
         assertThat(bucket.getString("name")).isEqualTo("rpc-bucket");
@@ -105,7 +112,15 @@ class PacerJsonRpcServiceTest {
         assertThat(bucketSources.getString("window")).isEqualTo("@Throttled on " + Api.class.getName() + "#search()");
         assertThat(bucketSources.getString("burst")).isEqualTo("default (= limit)");
 
-        JsonObject window = policies.getJsonObject(1);
+        JsonObject global = policies.getJsonObject(1);
+        assertThat(global.getString("name")).isEqualTo("rpc-global");
+        assertThat(global.getInteger("limit")).isEqualTo(3);
+        assertThat(global.getJsonObject("sources").getString("limit"))
+                .isEqualTo("quarkus.pacer.throttle.\"rpc-global\".limit");
+        assertThat(global.getJsonObject("sources").getString("window"))
+                .isEqualTo("quarkus.pacer.throttle.\"rpc-global\".window");
+
+        JsonObject window = policies.getJsonObject(2);
         assertThat(window.getString("name")).isEqualTo("rpc-window");
         assertThat(window.getString("algorithm")).isEqualTo("FIXED_WINDOW");
         assertThat(window.getInteger("limit")).isEqualTo(2);
@@ -119,29 +134,38 @@ class PacerJsonRpcServiceTest {
         api.search("acme");
         api.search("acme");
         assertThatThrownBy(() -> api.search("acme")).isInstanceOf(ThrottledException.class);
+        api.ping();
 
         JsonArray counts = service.getDecisionCounts();
         assertThat(counts.getJsonObject(0).getMap()).containsEntry("policy", "rpc-bucket")
                 .containsEntry("permitted", 2L).containsEntry("rejected", 0L).containsEntry("rejectedByOther", 1L)
                 .containsEntry("fallback", 0L);
-        assertThat(counts.getJsonObject(1).getMap()).containsEntry("policy", "rpc-window")
+        assertThat(counts.getJsonObject(1).getMap()).containsEntry("policy", "rpc-global")
+                .containsEntry("permitted", 1L).containsEntry("rejected", 0L);
+        assertThat(counts.getJsonObject(2).getMap()).containsEntry("policy", "rpc-window")
                 .containsEntry("permitted", 2L).containsEntry("rejected", 1L).containsEntry("rejectedByOther", 0L);
 
         JsonArray inspected = result(service.inspectKey("acme"));
-        assertThat(inspected.size()).isEqualTo(2);
+        assertThat(inspected.size()).isEqualTo(3);
         assertThat(inspected.getJsonObject(0).getString("policy")).isEqualTo("rpc-bucket");
         assertThat(inspected.getJsonObject(0).getLong("remaining")).isEqualTo(48);
         assertThat(inspected.getJsonObject(0).getBoolean("allowed")).isTrue();
-        JsonObject windowState = inspected.getJsonObject(1);
+        assertThat(inspected.getJsonObject(0).getBoolean("global")).isFalse();
+        JsonObject globalState = inspected.getJsonObject(1);
+        assertThat(globalState.getString("policy")).isEqualTo("rpc-global");
+        assertThat(globalState.getBoolean("global")).as("peeked at the global key, whatever the key typed").isTrue();
+        assertThat(globalState.getString("key")).isEmpty();
+        assertThat(globalState.getLong("remaining")).isEqualTo(2);
+        JsonObject windowState = inspected.getJsonObject(2);
         assertThat(windowState.getString("policy")).isEqualTo("rpc-window");
         assertThat(windowState.getLong("remaining")).isZero();
         assertThat(windowState.getBoolean("allowed")).isFalse();
         assertThat(windowState.getDouble("retryAfterMillis")).isPositive();
-        assertThat(result(service.inspectKey("other")).getJsonObject(1).getLong("remaining")).isEqualTo(2);
+        assertThat(result(service.inspectKey("other")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
 
         JsonObject reset = result(service.resetKey("rpc-window", "acme"));
         assertThat(reset.getBoolean("reset")).isTrue();
-        assertThat(result(service.inspectKey("acme")).getJsonObject(1).getLong("remaining")).isEqualTo(2);
+        assertThat(result(service.inspectKey("acme")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
         assertThat(api.search("acme")).isEqualTo("results for acme");
         assertThatThrownBy(() -> result(service.resetKey("no-such-policy", "acme")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Unknown throttling policy");

@@ -2,7 +2,9 @@ package io.quarkiverse.pacer.runtime.devui;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -134,21 +136,37 @@ public class PacerJsonRpcService {
 
     /**
      * Peeks at every enabled policy for one key (blank: the global key) without taking a permit: remaining permits
-     * and when the state resets.
+     * and when the state resets. Policies whose methods all use one global key are peeked at that key (marked
+     * {@code global}), since any other key is never used for them.
      */
     public Uni<JsonArray> inspectKey(String key) {
         String effectiveKey = key == null || key.isBlank() ? null : key;
+        Set<String> global = globalPolicies();
         List<Uni<JsonObject>> peeks = new ArrayList<>();
         for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
             if (!policy.enabled()) {
                 continue;
             }
-            peeks.add(throttler.peek(policy.name(), effectiveKey).map(decision -> decision(policy, decision)));
+            boolean isGlobal = global.contains(policy.name());
+            peeks.add(throttler.peek(policy.name(), isGlobal ? null : effectiveKey)
+                    .map(decision -> decision(policy, decision).put("global", isGlobal)));
         }
         if (peeks.isEmpty()) {
             return Uni.createFrom().item(new JsonArray());
         }
         return Uni.join().all(peeks).andFailFast().map(JsonArray::new);
+    }
+
+    /** Policies only declared on methods without {@code @ThrottleKey} parameters or key resolver. */
+    private Set<String> globalPolicies() {
+        Set<String> keyed = new HashSet<>();
+        Set<String> global = new HashSet<>();
+        for (MethodDefinition method : definitions.methods()) {
+            boolean hasKey = !method.getKeyParameters().isEmpty() || method.getKeyResolver() != null;
+            (hasKey ? keyed : global).addAll(method.getPolicies());
+        }
+        global.removeAll(keyed);
+        return global;
     }
 
     private static JsonObject decision(ThrottlePolicy policy, ThrottleDecision decision) {
