@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.delay;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -28,6 +29,9 @@ public class UnconsumedQueues {
 
     /** Keys one {@code SCAN} call looks at: bounds the work of one call. */
     static final int SCAN_COUNT = 1000;
+
+    /** A SCAN call that takes longer is abandoned, so a stalled call never stops later scans. */
+    static final Duration SCAN_TIMEOUT = Duration.ofSeconds(5);
 
     private final PacerRedis redis;
     private final boolean consumerEnabled;
@@ -90,7 +94,11 @@ public class UnconsumedQueues {
             }
             scanInProgress = true;
         }
-        return step(calls).eventually(() -> scanInProgress = false).replaceWith(() -> found);
+        return step(calls)
+                .onFailure().invoke(failure -> LOG.debugf("Looking for unconsumed delay queues failed: %s", failure))
+                .onFailure().recoverWithNull()
+                .eventually(() -> scanInProgress = false)
+                .replaceWith(() -> found);
     }
 
     private Uni<Void> step(int callsLeft) {
@@ -100,7 +108,7 @@ public class UnconsumedQueues {
         }
         Request scan = Request.cmd(Command.SCAN).arg(from).arg("MATCH").arg(pattern).arg("COUNT").arg(SCAN_COUNT)
                 .arg("TYPE").arg("zset");
-        return redis.send(scan).flatMap(response -> {
+        return redis.send(scan).ifNoItem().after(SCAN_TIMEOUT).fail().flatMap(response -> {
             boolean passDone = record(response);
             if (passDone || callsLeft <= 1) {
                 return Uni.createFrom().voidItem();
