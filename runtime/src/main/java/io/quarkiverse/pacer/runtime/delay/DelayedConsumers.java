@@ -3,11 +3,14 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -52,7 +55,7 @@ public class DelayedConsumers {
     private final Vertx vertx;
     private final Instance<Scheduler> scheduler;
     private final String instanceId = UUID.randomUUID().toString();
-    private final java.util.Set<String> reportedUnconsumed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> reportedUnconsumed = ConcurrentHashMap.newKeySet();
     private DelayedWakeUps wakeUps;
     private long pollTimerId = -1;
 
@@ -80,7 +83,7 @@ public class DelayedConsumers {
         for (Registration registration : registrations) {
             all.add(settings(registration.definition(), delayed));
         }
-        all.sort(java.util.Comparator.comparing(ConsumerSettings::queue));
+        all.sort(Comparator.comparing(ConsumerSettings::queue));
         return all;
     }
 
