@@ -223,6 +223,7 @@ public class ThrottleEngine {
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
         if (mode == ThrottleStack.ACQUIRE) {
+            count(outcome);
             observer.decided(outcome, System.nanoTime() - start);
         }
         return outcome;
@@ -251,9 +252,17 @@ public class ThrottleEngine {
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowed, values, true);
         if (mode == ThrottleStack.ACQUIRE) {
+            count(outcome);
             observer.decided(outcome, System.nanoTime() - start);
         }
         return outcome;
+    }
+
+    private static void count(ThrottleOutcome outcome) {
+        ThrottlePolicy[] stacked = outcome.stack().policies;
+        for (int i = 0; i < stacked.length; i++) {
+            stacked[i].counts.record(outcome, i);
+        }
     }
 
     private String nextToken() {
@@ -340,6 +349,11 @@ public class ThrottleEngine {
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("ThrottleKeyResolver " + className + " is missing", e);
         }
+    }
+
+    /** The policies in force (annotations with configuration overrides applied), by name. */
+    public Map<String, ThrottlePolicy> effectivePolicies() {
+        return policies();
     }
 
     /** The enforced policies by name; resolved once (at startup) from the definitions and the configuration. */

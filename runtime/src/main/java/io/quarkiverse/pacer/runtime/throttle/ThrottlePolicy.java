@@ -23,6 +23,7 @@ public final class ThrottlePolicy {
     final String windowArg;
     final String burstArg;
     final String shadowArg;
+    final DecisionCounts counts = new DecisionCounts();
 
     ThrottlePolicy(String name, Algorithm algorithm, int limit, long windowMicros, int burst, boolean shadow,
             boolean enabled, String keyPrefix) {
@@ -95,5 +96,10 @@ public final class ThrottlePolicy {
 
     public boolean enabled() {
         return enabled;
+    }
+
+    /** How this policy's acquire decisions came out in this instance. */
+    public DecisionCounts counts() {
+        return counts;
     }
 }
