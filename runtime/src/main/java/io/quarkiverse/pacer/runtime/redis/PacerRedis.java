@@ -87,6 +87,51 @@ public class PacerRedis {
         return eval(script, keys, args).await().atMost(timeout);
     }
 
+    /**
+     * Runs a script, then {@code WAIT <replicas> <timeout>} right after it on the same connection, so the wait covers
+     * the script's writes. Emits the script's response and the number of replicas that acknowledged them.
+     */
+    public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
+            Duration timeout) {
+        Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
+        return batch(List.of(scriptRequest(Command.EVALSHA, script.sha1(), keys, args), wait))
+                .onFailure(PacerRedis::mentionsNoScript)
+                .recoverWithUni(() -> batch(List.of(scriptRequest(Command.EVAL, script.source(), keys, args), wait)))
+                .map(responses -> new ReplicatedResponse(responses.get(0), responses.get(1).toInteger()));
+    }
+
+    /** A script's response and how many replicas acknowledged its writes. */
+    public record ReplicatedResponse(Response response, int replicas) {
+    }
+
+    /** Sends requests back to back on one connection of the client (for Sentinel, the primary's). */
+    private Uni<List<Response>> batch(List<Request> requests) {
+        return Uni.createFrom().emitter(emitter -> client().connect().onComplete(connected -> {
+            if (connected.failed()) {
+                emitter.fail(connected.cause());
+                return;
+            }
+            connected.result().batch(requests).onComplete(ar -> {
+                connected.result().close();
+                if (ar.succeeded()) {
+                    emitter.complete(ar.result());
+                } else {
+                    emitter.fail(ar.cause());
+                }
+            });
+        }));
+    }
+
+    /** A batch reports the failed command's error wrapped, so look through the causes. */
+    private static boolean mentionsNoScript(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isNoScript(Throwable failure) {
         String message = failure.getMessage();
         return message != null && message.startsWith("NOSCRIPT");
