@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -28,6 +29,7 @@ final class SecondInstance implements AutoCloseable {
     /** The script's source, to load it on a node that answers NOSCRIPT; {@code null}: the server has it. */
     private final String source;
     private int tokens;
+    private volatile RedisConnection connection;
 
     SecondInstance(Vertx vertx, int port, String scriptSha) {
         this(Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://localhost:" + port)
@@ -47,7 +49,19 @@ final class SecondInstance implements AutoCloseable {
         for (String host : hosts.split(",")) {
             options.addConnectionString(host.trim());
         }
-        return new SecondInstance(Redis.createClient(vertx, options), script.sha1(), script.source());
+        SecondInstance instance = new SecondInstance(Redis.createClient(vertx, options), script.sha1(),
+                script.source());
+        // One long-lived, pipelined cluster connection (as Pacer keeps), not a pooled connection per request.
+        instance.connection = await(instance.client.connect());
+        return instance;
+    }
+
+    private static <T> T await(io.vertx.core.Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Base key of a policy for the global key, as Pacer forms it with the default prefix (not stacked globally). */
@@ -97,12 +111,7 @@ final class SecondInstance implements AutoCloseable {
     }
 
     Response send(Request request) {
-        try {
-            return client.send(request).toCompletionStage().toCompletableFuture().get(TIMEOUT.toMillis(),
-                    TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return await(connection != null ? connection.send(request) : client.send(request));
     }
 
     /** All Pacer throttle keys on the server. */
@@ -130,6 +139,9 @@ final class SecondInstance implements AutoCloseable {
 
     @Override
     public void close() {
+        if (connection != null) {
+            connection.close();
+        }
         client.close();
     }
 }

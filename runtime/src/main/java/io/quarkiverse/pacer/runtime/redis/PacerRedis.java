@@ -49,6 +49,8 @@ public class PacerRedis {
     private final AtomicInteger next = new AtomicInteger();
     private volatile Redis redis;
     private volatile PipelinedConnection[] connections;
+    /** For writes followed by {@code WAIT} ({@code quarkus.pacer.delayed.durability=replicas}); opened on first use. */
+    private volatile PipelinedConnection durableConnection;
     private EventLoopGroup eventLoops;
 
     PacerRedis(PacerBuildTimeConfig config, PacerConfig runtimeConfig, Vertx vertx) {
@@ -131,46 +133,60 @@ public class PacerRedis {
     /**
      * Runs a script, then {@code WAIT <replicas> <timeout>} right after it on the same connection, so the wait covers
      * the script's writes. Emits the script's response and the number of replicas that acknowledged them.
+     * <p>
+     * Both go over a connection of their own: {@code WAIT} holds its connection until the replicas answer, which must
+     * never stall the decisions and queue operations pipelined on Pacer's other connections.
      */
     public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
             Duration timeout) {
-        Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
-        return batch(List.of(scriptRequest(Command.EVALSHA, script.sha1(), keys, args), wait))
-                .onFailure(PacerRedis::mentionsNoScript)
-                .recoverWithUni(() -> batch(List.of(scriptRequest(Command.EVAL, script.source(), keys, args), wait)))
-                .map(responses -> new ReplicatedResponse(responses.get(0), responses.get(1).toInteger()));
+        Duration budget = transport.timeout().plus(timeout);
+        return scriptThenWait(Command.EVALSHA, script.sha1(), keys, args, replicas, timeout, budget)
+                .onFailure(PacerRedis::isNoScript)
+                .recoverWithUni(() -> scriptThenWait(Command.EVAL, script.source(), keys, args, replicas, timeout,
+                        budget));
+    }
+
+    private Uni<ReplicatedResponse> scriptThenWait(Command command, String scriptOrSha, List<String> keys,
+            List<String> args, int replicas, Duration timeout, Duration budget) {
+        PipelinedConnection connection = durableConnection();
+        Uni<Response> script = send(connection, scriptRequest(command, scriptOrSha, keys, args), budget);
+        Uni<Response> wait = send(connection, Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis()), budget);
+        // Subscribed in this order on one thread, so the connection writes WAIT right behind the script.
+        return Uni.combine().all().unis(script, wait).with((written, acknowledged) -> new ReplicatedResponse(written,
+                acknowledged.toInteger()));
     }
 
     /** A script's response and how many replicas acknowledged its writes. */
     public record ReplicatedResponse(Response response, int replicas) {
     }
 
-    /** Sends requests back to back on one connection of the client (for Sentinel, the primary's). */
-    private Uni<List<Response>> batch(List<Request> requests) {
-        return Uni.createFrom().emitter(emitter -> client().connect().onComplete(connected -> {
-            if (connected.failed()) {
-                emitter.fail(connected.cause());
-                return;
-            }
-            connected.result().batch(requests).onComplete(ar -> {
-                connected.result().close();
-                if (ar.succeeded()) {
-                    emitter.complete(ar.result());
-                } else {
-                    emitter.fail(ar.cause());
-                }
-            });
-        }));
+    private Uni<Response> send(PipelinedConnection connection, Request request, Duration budget) {
+        long budgetNanos = budget.toNanos();
+        return Uni.createFrom().emitter(emitter -> {
+            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
+            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter, caller);
+            emitter.onTermination(pending::cancel);
+            connection.submit(pending);
+        });
     }
 
-    /** A batch reports the failed command's error wrapped, so look through the causes. */
-    private static boolean mentionsNoScript(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (String.valueOf(t.getMessage()).contains("NOSCRIPT")) {
-                return true;
+    private PipelinedConnection durableConnection() {
+        PipelinedConnection current = durableConnection;
+        return current != null ? current : openDurableConnection();
+    }
+
+    private synchronized PipelinedConnection openDurableConnection() {
+        if (durableConnection == null) {
+            if (connections == null) {
+                openConnections();
             }
+            VertxInternal internal = (VertxInternal) vertx;
+            ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
+                    PacerRedis.class.getClassLoader());
+            durableConnection = new PipelinedConnection(context, this::client, Math.max(1, transport.maxInFlight()),
+                    Math.max(1, transport.maxQueued()));
         }
-        return false;
+        return durableConnection;
     }
 
     static boolean isNoScript(Throwable failure) {
@@ -213,6 +229,10 @@ public class PacerRedis {
 
     @PreDestroy
     void close() {
+        PipelinedConnection durable = durableConnection;
+        if (durable != null) {
+            durable.shutdown();
+        }
         PipelinedConnection[] current = connections;
         if (current != null) {
             for (PipelinedConnection connection : current) {
