@@ -38,8 +38,8 @@ public interface RedisTransportConfig {
 
     /**
      * The time budget of Pacer's Redis calls other than throttle decisions (which use
-     * {@code quarkus.pacer.throttle.timeout}): delay-queue operations, claims, acknowledgements. Counted from the
-     * moment a request is written to Redis, not while it waits behind others.
+     * {@code quarkus.pacer.throttle.timeout}): delay-queue operations, claims, acknowledgements. A call fails when
+     * Redis stays silent for this long (or there is no connection), or after four budgets in all.
      */
     @WithDefault("5s")
     Duration timeout();

@@ -34,9 +34,10 @@ public interface ThrottleRuntimeConfig {
     int expectedInstances();
 
     /**
-     * The time budget of one decision: how long Redis may take to answer it, counted from the moment the decision is
-     * sent to Redis (not while it waits behind other callers' decisions). A slower or unreachable Redis never stalls
-     * a caller much longer than this: the decision then follows {@code on-redis-failure}.
+     * The time budget of one decision: how long Redis may stay silent while the decision waits for its answer. Waiting
+     * behind other callers' decisions while Redis keeps answering does not count, so load alone never makes a decision
+     * fall back; no decision waits more than four budgets in all. When the budget runs out the decision follows
+     * {@code on-redis-failure}.
      */
     @WithDefault("250ms")
     Duration timeout();
