@@ -273,6 +273,10 @@ public class DelayedConsumers {
         if (delayed.shards() < 1 || delayed.shards() > 1024) {
             problems.add("quarkus.pacer.delayed.shards must be between 1 and 1024, was " + delayed.shards());
         }
+        if (delayed.durabilityTimeout().isNegative() || delayed.durabilityTimeout().isZero()) {
+            problems.add("quarkus.pacer.delayed.durability-timeout must be positive, was "
+                    + delayed.durabilityTimeout());
+        }
         if (delayed.shutdownTimeout().isNegative()) {
             problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());
         }

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig.Durability;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
@@ -33,6 +34,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final PacerRedis redis;
     private final String keyPrefix;
     private final int shards;
+    private final Durability durability;
+    private final Duration durabilityTimeout;
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
@@ -44,6 +47,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         this.redis = redis;
         this.keyPrefix = config.keyPrefix();
         this.shards = Math.max(1, config.delayed().shards());
+        this.durability = config.delayed().durability();
+        this.durabilityTimeout = config.delayed().durabilityTimeout();
         this.mapper = mapper;
         this.metrics = metrics.isResolvable() ? metrics.get() : DelayedMetrics.NONE;
         this.unconsumed = unconsumed;
@@ -167,7 +172,20 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
+        Uni<Response> written = durability == Durability.REPLICAS
+                ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.dueInflightDead, args, 1, durabilityTimeout)
+                        .map(replicated -> {
+                            if (replicated.replicas() < 1) {
+                                throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: no replica"
+                                        + " acknowledged message " + id + " of queue " + queue + " within "
+                                        + durabilityTimeout + " (quarkus.pacer.delayed.durability-timeout); the primary"
+                                        + " stored it, but a failover could lose it. Check the replicas (INFO"
+                                        + " replication) and schedule it again: scheduling by id is an upsert");
+                            }
+                            return replicated.response();
+                        })
+                : redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args);
+        return written
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
