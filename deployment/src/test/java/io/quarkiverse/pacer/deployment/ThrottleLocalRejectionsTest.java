@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.Throttler;
 import io.quarkus.test.QuarkusUnitTest;
@@ -97,7 +98,7 @@ class ThrottleLocalRejectionsTest {
     @Test
     void resetOnAnotherInstanceClearsTheLocalRejection() {
         try (SecondInstance second = secondInstance()) {
-            String base = "pacer:t:{daily:reset}";
+            String base = ThrottleKeyLayout.baseKey("pacer", "daily", "reset", "daily");
             for (int i = 0; i < 10; i++) {
                 assertThat(throttler.acquire("daily", "reset").allowed()).isTrue();
             }
@@ -128,7 +129,7 @@ class ThrottleLocalRejectionsTest {
     @Test
     void anInstanceWithAHigherLimitIsNotHeldBackAndThisOneNeverAdmitsBeyondItsLimit() {
         try (SecondInstance second = secondInstance()) {
-            String base = "pacer:t:{daily:mixed}";
+            String base = ThrottleKeyLayout.baseKey("pacer", "daily", "mixed", "daily");
             for (int i = 0; i < 10; i++) {
                 assertThat(throttler.acquire("daily", "mixed").allowed()).isTrue();
             }
@@ -151,7 +152,7 @@ class ThrottleLocalRejectionsTest {
     @Test
     void concurrencyRejectionsAlwaysAskRedis() {
         try (SecondInstance second = secondInstance()) {
-            String base = "pacer:t:{in-flight:busy}";
+            String base = ThrottleKeyLayout.baseKey("pacer", "in-flight", "busy", "in-flight");
             assertThat(second.eval(List.of(base), "0", "holder", 6, 1, Duration.ofHours(1), 1, 1).get(0).toInteger())
                     .isEqualTo(1);
             for (int i = 0; i < 3; i++) {
