@@ -257,6 +257,7 @@ public class ThrottleEngine {
         }
         ThrottleOutcome rejected = rejections.rejectLocally(stack, key);
         if (rejected != null) {
+            count(rejected);
             observer.decided(rejected, 0);
         }
         return rejected;
