@@ -8,6 +8,7 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
+import io.quarkus.deployment.logging.LogCleanupFilterBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
@@ -46,5 +47,18 @@ class PacerProcessor {
         return NativeImageResourcePatternsBuildItem.builder()
                 .includeGlob(LuaScript.RESOURCE_DIRECTORY + "*.lua")
                 .build();
+    }
+
+    /**
+     * Quarkus's Redis client creates each client twice when both its client and data source steps initialise it
+     * (the second copy is dropped unused), so Micrometer warns that the pool gauge exists on every start. The
+     * metrics are right; the warning needs no action.
+     */
+    @BuildStep
+    LogCleanupFilterBuildItem quietDuplicatePoolGauge(PacerBuildTimeConfig pacerConfig) {
+        String clientName = pacerConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        return new LogCleanupFilterBuildItem("io.micrometer.core.instrument.MeterRegistry",
+                "This Gauge has been already registered (MeterId{name='redis.pool.queue.size', tags=[tag(pool.name="
+                        + clientName + "),tag(pool.type=redis)]})");
     }
 }

@@ -1,0 +1,88 @@
+package io.quarkiverse.pacer.deployment;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Chooses the {@code redis-server} executable Pacer's Dev Services start, from
+ * {@code quarkus.pacer.devservices.redis-server}: {@code auto} (the one on the {@code PATH}, else the embedded one),
+ * {@code path}, {@code embedded}, or an explicit executable.
+ */
+final class LocalRedisServerChoice {
+
+    static final String AUTO = "auto";
+    static final String PATH = "path";
+    static final String EMBEDDED = "embedded";
+    private static final String ON_PATH_NAME = "redis-server";
+
+    private LocalRedisServerChoice() {
+    }
+
+    /** Whether {@code setting} leaves the choice to Pacer, containers included. */
+    static boolean isAuto(String setting) {
+        return AUTO.equals(setting);
+    }
+
+    /**
+     * The executable to start, checked with {@code --version}.
+     *
+     * @throws IllegalStateException listing every candidate tried and why it was not usable
+     */
+    static RedisServerExecutable choose(String setting) {
+        List<String> failures = new ArrayList<>();
+        Optional<RedisServerExecutable> chosen = switch (setting) {
+            case AUTO -> onPath(failures).or(() -> embedded(failures, "no redis-server is on the PATH"));
+            case PATH -> onPath(failures);
+            case EMBEDDED -> embedded(failures, null);
+            default -> explicit(setting, failures);
+        };
+        return chosen.orElseThrow(() -> new IllegalStateException(String.join("; ", failures)));
+    }
+
+    private static Optional<RedisServerExecutable> onPath(List<String> failures) {
+        Optional<Path> found = RedisServerExecutable.locate(ON_PATH_NAME);
+        if (found.isEmpty()) {
+            failures.add("'" + ON_PATH_NAME + "' was not found on the PATH");
+            return Optional.empty();
+        }
+        return check(found.get(), "on the PATH", failures);
+    }
+
+    private static Optional<RedisServerExecutable> explicit(String command, List<String> failures) {
+        Optional<Path> found = RedisServerExecutable.locate(command);
+        if (found.isEmpty()) {
+            failures.add("'" + command + "' was not found" + (command.contains("/") ? "" : " on the PATH"));
+            return Optional.empty();
+        }
+        return check(found.get(), "quarkus.pacer.devservices.redis-server", failures);
+    }
+
+    private static Optional<RedisServerExecutable> embedded(List<String> failures, String because) {
+        String origin = "embedded in " + EmbeddedRedisBinary.ARTIFACT + ":"
+                + EmbeddedRedisBinary.artifactVersion().orElse("?") + (because == null ? "" : "; " + because);
+        Path binary;
+        try {
+            binary = EmbeddedRedisBinary.extract();
+        } catch (IllegalStateException e) {
+            failures.add("the embedded redis-server is not usable: " + e.getMessage());
+            return Optional.empty();
+        }
+        Optional<RedisServerExecutable> checked = check(binary, origin, failures);
+        if (checked.isEmpty()) {
+            // e.g. a truncated copy from an interrupted build, or missing system libraries: extract afresh next time
+            EmbeddedRedisBinary.discard(binary);
+        }
+        return checked;
+    }
+
+    private static Optional<RedisServerExecutable> check(Path executable, String origin, List<String> failures) {
+        try {
+            return Optional.of(RedisServerExecutable.check(executable, origin));
+        } catch (IllegalStateException e) {
+            failures.add(e.getMessage());
+            return Optional.empty();
+        }
+    }
+}
