@@ -15,13 +15,13 @@ import java.util.Properties;
  * Docker/Podman socket where the usual installations put it. Without any, a full probe (Testcontainers tries every
  * strategy and logs an ERROR when all fail) cannot succeed, so Pacer skips it.
  */
-final class ContainerRuntimeTraces {
+public final class ContainerRuntimeTraces {
 
     private ContainerRuntimeTraces() {
     }
 
     /** Whether any sign of a container runtime exists on this machine. */
-    static boolean found() {
+    public static boolean found() {
         if (isSet(System.getenv("DOCKER_HOST")) || isSet(System.getenv("TESTCONTAINERS_HOST_OVERRIDE"))
                 || isSet(System.getenv("TESTCONTAINERS_DOCKER_SOCKET_OVERRIDE"))) {
             return true;

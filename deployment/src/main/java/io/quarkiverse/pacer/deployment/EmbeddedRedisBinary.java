@@ -86,10 +86,15 @@ final class EmbeddedRedisBinary {
     static Path extract() {
         String version = artifactVersion().orElseThrow(() -> new IllegalStateException(
                 ARTIFACT + " is not on the build classpath"));
+        return extractInto(cacheDirectory(version));
+    }
+
+    /** {@link #extract()} into {@code dir}. */
+    static Path extractInto(Path dir) {
+        String version = artifactVersion().orElse("?");
         String resource = resourceName(System.getProperty("os.name"), System.getProperty("os.arch"))
                 .orElseThrow(() -> new IllegalStateException(ARTIFACT + ":" + version + " has no redis-server for "
                         + System.getProperty("os.name") + "/" + System.getProperty("os.arch")));
-        Path dir = cacheDirectory(version);
         Path target = dir.resolve(resource);
         if (Files.isRegularFile(target) && Files.isExecutable(target)) {
             return target;
