@@ -16,6 +16,7 @@ final class LocalRedisServerChoice {
     static final String PATH = "path";
     static final String EMBEDDED = "embedded";
     private static final String ON_PATH_NAME = "redis-server";
+    private static final String EMBEDDED_ORIGIN = "embedded in ";
 
     private LocalRedisServerChoice() {
     }
@@ -23,6 +24,11 @@ final class LocalRedisServerChoice {
     /** Whether {@code setting} leaves the choice to Pacer, containers included. */
     static boolean isAuto(String setting) {
         return AUTO.equals(setting);
+    }
+
+    /** Whether {@code server} is the embedded one. */
+    static boolean isEmbedded(RedisServerExecutable server) {
+        return server.origin().startsWith(EMBEDDED_ORIGIN);
     }
 
     /**
@@ -33,9 +39,9 @@ final class LocalRedisServerChoice {
     static RedisServerExecutable choose(String setting) {
         List<String> failures = new ArrayList<>();
         Optional<RedisServerExecutable> chosen = switch (setting) {
-            case AUTO -> onPath(failures).or(() -> embedded(failures, "no redis-server is on the PATH"));
+            case AUTO -> onPath(failures).or(() -> embedded(failures));
             case PATH -> onPath(failures);
-            case EMBEDDED -> embedded(failures, null);
+            case EMBEDDED -> embedded(failures);
             default -> explicit(setting, failures);
         };
         return chosen.orElseThrow(() -> new IllegalStateException(String.join("; ", failures)));
@@ -59,9 +65,9 @@ final class LocalRedisServerChoice {
         return check(found.get(), "quarkus.pacer.devservices.redis-server", failures);
     }
 
-    private static Optional<RedisServerExecutable> embedded(List<String> failures, String because) {
-        String origin = "embedded in " + EmbeddedRedisBinary.ARTIFACT + ":"
-                + EmbeddedRedisBinary.artifactVersion().orElse("?") + (because == null ? "" : "; " + because);
+    private static Optional<RedisServerExecutable> embedded(List<String> failures) {
+        String origin = EMBEDDED_ORIGIN + EmbeddedRedisBinary.ARTIFACT + ":"
+                + EmbeddedRedisBinary.artifactVersion().orElse("?");
         Path binary;
         try {
             binary = EmbeddedRedisBinary.extract();

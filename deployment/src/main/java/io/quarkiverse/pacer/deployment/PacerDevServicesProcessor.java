@@ -89,6 +89,13 @@ class PacerDevServicesProcessor {
                             + "redis-server; set %s to a Redis you run; or start Docker or Podman.",
                     clientName, reason, e.getMessage(), hostsProperty), e);
         }
+        if (server.olderThan(6, 2)) {
+            LOG.warnf("Pacer supports Redis 6.2 and later, but %s is %s: install a newer redis-server or set "
+                    + "quarkus.pacer.devservices.redis-server=embedded", server.path(), server.version());
+        }
+        if (LocalRedisServerChoice.isAuto(setting) && LocalRedisServerChoice.isEmbedded(server)) {
+            reason += " and no redis-server is on the PATH";
+        }
         if (!containerRuntimeTraces) {
             ContainerProbeNoiseFilter.quiet(clientName);
         }

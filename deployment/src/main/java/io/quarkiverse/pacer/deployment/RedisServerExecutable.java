@@ -79,6 +79,18 @@ record RedisServerExecutable(Path path, String version, String origin) {
         return new RedisServerExecutable(executable, matcher.group(1), origin);
     }
 
+    /** Whether the reported version is below {@code major.minor}; false when it cannot be read. */
+    boolean olderThan(int major, int minor) {
+        String[] parts = version.split("\\.");
+        try {
+            int actualMajor = Integer.parseInt(parts[0]);
+            int actualMinor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return actualMajor < major || (actualMajor == major && actualMinor < minor);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     /** For the log: {@code redis-server 6.2.11 (embedded, /home/me/.cache/...)}. */
     String describe() {
         return "redis-server " + version + " (" + origin + ", " + path + ")";
