@@ -10,9 +10,9 @@ import java.util.Optional;
  * {@code quarkus.pacer.devservices.redis-server}: {@code auto} (the one on the {@code PATH}, else the embedded one),
  * {@code path}, {@code embedded}, or an explicit executable.
  */
-final class LocalRedisServerChoice {
+public final class LocalRedisServerChoice {
 
-    static final String AUTO = "auto";
+    public static final String AUTO = "auto";
     static final String PATH = "path";
     static final String EMBEDDED = "embedded";
     private static final String ON_PATH_NAME = "redis-server";
@@ -36,7 +36,7 @@ final class LocalRedisServerChoice {
      *
      * @throws IllegalStateException listing every candidate tried and why it was not usable
      */
-    static RedisServerExecutable choose(String setting) {
+    public static RedisServerExecutable choose(String setting) {
         List<String> failures = new ArrayList<>();
         Optional<RedisServerExecutable> chosen = switch (setting) {
             case AUTO -> onPath(failures).or(() -> embedded(failures));

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * @param version the Redis version it reports, e.g. {@code 6.2.11}
  * @param origin where it comes from, for the log, e.g. {@code on the PATH}
  */
-record RedisServerExecutable(Path path, String version, String origin) {
+public record RedisServerExecutable(Path path, String version, String origin) {
 
     private static final Pattern VERSION = Pattern.compile("Redis server v=(\\S+)");
     private static final long VERSION_TIMEOUT_SECONDS = 10;
