@@ -68,19 +68,26 @@ public final class LocalRedisServerChoice {
     private static Optional<RedisServerExecutable> embedded(List<String> failures) {
         String origin = EMBEDDED_ORIGIN + EmbeddedRedisBinary.ARTIFACT + ":"
                 + EmbeddedRedisBinary.artifactVersion().orElse("?");
-        Path binary;
-        try {
-            binary = EmbeddedRedisBinary.extract();
-        } catch (IllegalStateException e) {
-            failures.add("the embedded redis-server is not usable: " + e.getMessage());
-            return Optional.empty();
-        }
-        Optional<RedisServerExecutable> checked = check(binary, origin, failures);
-        if (checked.isEmpty()) {
-            // e.g. a truncated copy from an interrupted build, or missing system libraries: extract afresh next time
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            Path binary;
+            try {
+                binary = EmbeddedRedisBinary.extract();
+            } catch (IllegalStateException e) {
+                failures.add("the embedded redis-server is not usable: " + e.getMessage());
+                return Optional.empty();
+            }
+            List<String> checkFailures = new ArrayList<>();
+            Optional<RedisServerExecutable> checked = check(binary, origin, checkFailures);
+            if (checked.isPresent()) {
+                return checked;
+            }
+            // e.g. a truncated copy left by a crashed build: extract afresh once; missing system libraries fail again
             EmbeddedRedisBinary.discard(binary);
+            if (attempt == 2) {
+                failures.add("the embedded redis-server does not run: " + String.join("; ", checkFailures));
+            }
         }
-        return checked;
+        return Optional.empty();
     }
 
     private static Optional<RedisServerExecutable> check(Path executable, String origin, List<String> failures) {
