@@ -1,10 +1,12 @@
 package io.quarkiverse.pacer.deployment;
 
+import java.util.Locale;
 import java.util.Map;
 
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig.Topology;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -58,21 +60,28 @@ class PacerDevServicesProcessor {
         }
 
         String setting = pacerConfig.devservices().redisServer();
+        Topology topology = pacerConfig.devservices().topology();
         boolean containerRuntimeTraces = ContainerRuntimeTraces.found();
         String reason = hostsProperty + " is not set";
+        if (topology != Topology.STANDALONE) {
+            // the Redis client's container is a single server: a cluster or sentinel setup always runs locally
+            reason += ", quarkus.pacer.devservices.topology=" + topology.name().toLowerCase(Locale.ROOT);
+        }
         if (LocalRedisServerChoice.isAuto(setting)) {
             RedisClientBuildTimeConfig clientConfig = redisConfig.clients().get(clientName);
             if (clientConfig != null && !clientConfig.devservices().enabled()) {
                 LOG.debugf("Pacer Dev Services not started: Dev Services for Redis client %s are disabled", clientName);
                 return;
             }
-            if (!containerRuntimeTraces) {
-                reason += ", no container runtime (Docker, Podman) was found";
-            } else if (dockerStatus.isContainerRuntimeAvailable()) {
-                LOG.debugf("Pacer Dev Services not needed: the Redis client's Dev Services start a container");
-                return;
-            } else {
-                reason += ", the container runtime found does not work";
+            if (topology == Topology.STANDALONE) {
+                if (!containerRuntimeTraces) {
+                    reason += ", no container runtime (Docker, Podman) was found";
+                } else if (dockerStatus.isContainerRuntimeAvailable()) {
+                    LOG.debugf("Pacer Dev Services not needed: the Redis client's Dev Services start a container");
+                    return;
+                } else {
+                    reason += ", the container runtime found does not work";
+                }
             }
         } else {
             reason += ", quarkus.pacer.devservices.redis-server=" + setting;
@@ -100,6 +109,10 @@ class PacerDevServicesProcessor {
             ContainerProbeNoiseFilter.quiet(clientName);
         }
 
+        if (topology != Topology.STANDALONE) {
+            devServices.produce(LocalRedisTopologies.devService(topology, clientName, server.path()));
+            return;
+        }
         String because = reason;
         devServices.produce(DevServicesResultBuildItem.<LocalRedisServer> owned()
                 .feature(PacerProcessor.FEATURE)
