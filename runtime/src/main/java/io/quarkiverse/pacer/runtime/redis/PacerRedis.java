@@ -101,13 +101,7 @@ public class PacerRedis {
      * Sends one command; it fails when Redis has not answered {@code budget} after the command was written.
      */
     public Uni<Response> send(Request request, Duration budget) {
-        long budgetNanos = budget.toNanos();
-        return Uni.createFrom().emitter(emitter -> {
-            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
-            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter, caller);
-            emitter.onTermination(pending::cancel);
-            connection().submit(pending);
-        });
+        return send(connection(), request, budget);
     }
 
     /**
@@ -185,8 +179,8 @@ public class PacerRedis {
             VertxInternal internal = (VertxInternal) vertx;
             ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
                     PacerRedis.class.getClassLoader());
-            durableConnection = new PipelinedConnection(context, this::client, Math.max(1, transport.maxInFlight()),
-                    Math.max(1, transport.maxQueued()));
+            durableConnection = new PipelinedConnection(context, this::transportClient,
+                    Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
         }
         return durableConnection;
     }
