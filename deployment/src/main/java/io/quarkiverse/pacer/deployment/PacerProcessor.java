@@ -56,9 +56,10 @@ class PacerProcessor {
     }
 
     /**
-     * Quarkus's Redis client creates each client twice when both its client and data source steps initialise it
-     * (the second copy is dropped unused), so Micrometer warns that the pool gauge exists on every start. The
-     * metrics are right; the warning needs no action.
+     * Several Vert.x Redis clients share the pool name of one Quarkus Redis client: Quarkus creates each client twice
+     * when both its client and data source steps initialise it (the second copy is dropped unused), and Pacer's own
+     * client is built from the same configuration. Micrometer then warns on every start that the pool gauge exists;
+     * the first registration's metrics stay right, so the warning needs no action.
      */
     @BuildStep
     LogCleanupFilterBuildItem quietDuplicatePoolGauge(PacerBuildTimeConfig pacerConfig) {
