@@ -17,7 +17,8 @@ import io.micrometer.core.instrument.Timer;
 /**
  * Micrometer meters of delay queues, all tagged with {@code queue}: {@code pacer.delayed.scheduled},
  * {@code pacer.delayed.delivered}, {@code pacer.delayed.failed}, {@code pacer.delayed.retried},
- * {@code pacer.delayed.dead.lettered}, {@code pacer.delayed.redelivered} (lease expiries), the timer
+ * {@code pacer.delayed.dead.lettered}, {@code pacer.delayed.throttled} (rate-limited handlers, rescheduled without an
+ * attempt), {@code pacer.delayed.redelivered} (lease expiries), the timer
  * {@code pacer.delayed.lateness} (due time to claim) and the gauge {@code pacer.delayed.depth} (tag {@code state}:
  * {@code due}, {@code in-flight}, {@code dead}).
  */
@@ -50,6 +51,8 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
                 DelayedConsumerStats::retried);
         counter("pacer.delayed.dead.lettered", "Messages moved to the dead letters", queue, stats,
                 DelayedConsumerStats::deadLettered);
+        counter("pacer.delayed.throttled", "Handler invocations rejected by @Throttled, rescheduled without an attempt",
+                queue, stats, DelayedConsumerStats::throttled);
         counter("pacer.delayed.redelivered", "Messages taken back from consumers whose lease expired", queue, stats,
                 DelayedConsumerStats::reclaimed);
     }
