@@ -36,11 +36,13 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
+    private final DelayedTransactions transactions;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
-            Instance<DelayedMetrics> metrics) {
+            Instance<DelayedMetrics> metrics, Instance<DelayedTransactions> transactions) {
         this.redis = redis;
+        this.transactions = transactions.isResolvable() ? transactions.get() : DelayedTransactions.IMMEDIATE;
         this.keyPrefix = config.keyPrefix();
         this.shards = Math.max(1, config.delayed().shards());
         this.mapper = mapper;
@@ -130,20 +132,25 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
+        Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
                         metrics.scheduled(queue);
                     }
                 });
+        // Inside a JTA transaction: stored after commit; the caller already knows the id.
+        return Uni.createFrom().deferred(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+                operation, Boolean.TRUE));
     }
 
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return redis.eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
-                .map(r -> r.toInteger() == 1);
+        Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.CANCEL, k.dueInflightDead,
+                List.of(k.messagePrefix, id)).map(r -> r.toInteger() == 1);
+        return Uni.createFrom().deferred(() -> transactions.run("Cancelling message " + id + " of delay queue " + queue,
+                operation, Boolean.TRUE));
     }
 
     @Override
