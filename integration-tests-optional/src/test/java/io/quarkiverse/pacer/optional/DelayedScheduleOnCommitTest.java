@@ -1,4 +1,4 @@
-package io.quarkiverse.pacer.deployment;
+package io.quarkiverse.pacer.optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
