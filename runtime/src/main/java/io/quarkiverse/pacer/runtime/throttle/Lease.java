@@ -85,8 +85,8 @@ final class Lease implements AutoCloseable {
         }
         ThrottleStack stack = outcome.stack();
         ThrottleEngine engine = leases.engine();
-        leases.redis().eval(engine.script(), stack.keys(outcome.key()), stack.args(ThrottleStack.RENEW, outcome.token()))
-                .ifNoItem().after(engine.timeout()).fail()
+        leases.redis().eval(engine.script(), stack.keys(outcome.key()), stack.args(ThrottleStack.RENEW, outcome.token()),
+                engine.timeout())
                 .subscribe().with(response -> {
                     renewing.set(false);
                     if (response.get(0).toInteger() == 0 && !closed.get()) {
