@@ -6,9 +6,9 @@
 -- Each algorithm file registers check/commit/release/reset functions in ALGORITHMS under its code; the driver
 -- checks every policy (read-only), then commits all of them only if none of the enforcing policies rejected.
 --
--- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<policy>:<key>}; an algorithm appends its own suffix
---       (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc" and ":ccf"), so every key of a (policy, key)
---       pair sits in the hash slot of its {...} tag.
+-- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<tag>}<policy> (see ThrottleKeyLayout: the tag is the call's
+--       key, or \g<group> for the global key, so all KEYS of one call share one hash slot); an algorithm appends its
+--       own suffix (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc" and ":ccf") to its base key.
 -- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state),
 --       4 renew (extend the call's CONCURRENCY leases by a window, only if all of them are still live)
 -- ARGV[2]: a token unique to this call (names SLIDING_LOG entries and CONCURRENCY leases)

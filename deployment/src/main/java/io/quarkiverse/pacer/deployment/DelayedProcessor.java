@@ -30,6 +30,7 @@ import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.delay.DelayedRecorder;
 import io.quarkiverse.pacer.runtime.delay.MicrometerDelayedMetrics;
+import io.quarkiverse.pacer.runtime.delay.UnconsumedQueues;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
 import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.ReturnKind;
@@ -77,7 +78,8 @@ class DelayedProcessor {
     @BuildStep
     AdditionalBeanBuildItem registerDelayedBeans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(RedisDelayedQueue.class, BlockingDelayedQueue.class, DelayedConsumers.class)
+                .addBeanClasses(RedisDelayedQueue.class, BlockingDelayedQueue.class, DelayedConsumers.class,
+                        UnconsumedQueues.class)
                 .setUnremovable()
                 .build();
     }

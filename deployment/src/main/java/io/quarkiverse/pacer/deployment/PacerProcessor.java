@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.deployment;
 
+import io.quarkiverse.pacer.runtime.PacerStartupSummary;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
@@ -33,6 +34,11 @@ class PacerProcessor {
     @BuildStep
     AdditionalBeanBuildItem registerRedisAccess() {
         return AdditionalBeanBuildItem.unremovableOf(PacerRedis.class);
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem registerStartupSummary() {
+        return AdditionalBeanBuildItem.unremovableOf(PacerStartupSummary.class);
     }
 
     @BuildStep

@@ -22,14 +22,23 @@ class ThrottledResourceTest {
         Response rejected = given().get("/throttled/ping");
         rejected.then().statusCode(429)
                 .contentType(startsWith("application/problem+json"))
-                .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=3600"))
+                .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=30"))
                 .header("RateLimit", startsWith("\"it-ping\";r=0;t="))
                 .body("status", equalTo(429))
                 .body("title", equalTo("Too Many Requests"))
                 .body("policies[0].policy", equalTo("it-ping"));
-        // 3 per hour refill one permit every 20 minutes: at most 1200 s, whole seconds rounded up.
+        // 3 per 30 s refill one permit every 10 s: at most 10 s, whole seconds rounded up.
         long retryAfter = Long.parseLong(rejected.header("Retry-After"));
-        assertThat(retryAfter).isBetween(1100L, 1200L);
+        assertThat(retryAfter).isBetween(1L, 10L);
+
+        // The demo's reset endpoint gives the global key its full capacity again.
+        given().delete("/throttled/limits/it-ping").then().statusCode(204);
+        for (int i = 0; i < 3; i++) {
+            given().get("/throttled/ping").then().statusCode(200);
+        }
+        given().get("/throttled/ping").then().statusCode(429);
+        given().delete("/throttled/limits/no-such-policy").then().statusCode(404)
+                .body(containsString("Unknown throttling policy \"no-such-policy\""));
     }
 
     @Test
