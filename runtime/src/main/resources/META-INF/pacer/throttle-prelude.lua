@@ -8,14 +8,16 @@
 --
 -- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<tag>}<policy> (see ThrottleKeyLayout: the tag is the call's
 --       key, or \g<group> for the global key, so all KEYS of one call share one hash slot); an algorithm appends its
---       own suffix (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc") to its base key.
--- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state)
+--       own suffix (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc" and ":ccf") to its base key.
+-- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state),
+--       4 renew (extend the call's CONCURRENCY leases by a window, only if all of them are still live)
 -- ARGV[2]: a token unique to this call (names SLIDING_LOG entries and CONCURRENCY leases)
 -- ARGV[3 + 6 * (i - 1) ...]: for policy i: algorithm code (1 FIXED_WINDOW, 2 SLIDING_WINDOW, 3 SLIDING_LOG,
 --       4 TOKEN_BUCKET, 5 LEAKY_BUCKET, 6 CONCURRENCY), limit, window in microseconds, burst, cost, shadow (0|1)
 -- Returns: { allowed (1|0), then for each policy i: allowed (1|0), remaining permits, retry-after in
 --       microseconds (rounded up, never early; 0 when allowed), reset-after in microseconds }
---       (modes 2 and 3 return { 1 })
+--       and, for a permitted acquire only, one fencing token per policy (CONCURRENCY; 0 for the other algorithms)
+--       (modes 2 and 3 return { 1 }; mode 4 returns { 1 } when renewed, { 0 } when a lease was lost)
 -- Work: O(N) commands for FIXED_WINDOW, SLIDING_WINDOW, TOKEN_BUCKET and LEAKY_BUCKET; SLIDING_LOG and CONCURRENCY
 --       add O(log(limit) + cost) per policy, plus the removal of at most `limit` expired entries.
 -- Time: Redis TIME, integer microseconds. Every key written gets a TTL covering the state it holds.

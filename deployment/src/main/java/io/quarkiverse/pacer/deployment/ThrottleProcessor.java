@@ -31,6 +31,7 @@ import org.jboss.jandex.MethodParameterInfo;
 import org.jboss.jandex.Type;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.throttle.ConcurrencyLeases;
 import io.quarkiverse.pacer.runtime.throttle.DefaultReactiveThrottler;
 import io.quarkiverse.pacer.runtime.throttle.DefaultThrottler;
 import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
@@ -88,7 +89,7 @@ class ThrottleProcessor {
     void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
         beans.produce(AdditionalBeanBuildItem.builder()
                 .addBeanClasses(ThrottledInterceptor.class, ThrottleEngine.class, DefaultThrottler.class,
-                        DefaultReactiveThrottler.class, PrincipalKeyResolver.class)
+                        DefaultReactiveThrottler.class, ConcurrencyLeases.class, PrincipalKeyResolver.class)
                 .setUnremovable()
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {

@@ -25,6 +25,11 @@ public interface PacerBuildTimeConfig {
      */
     Health health();
 
+    /**
+     * Delay queues ({@code @Delayed}), settings fixed at build time.
+     */
+    DelayedBuildTimeConfig delayed();
+
     interface Health {
 
         /**

@@ -98,5 +98,12 @@ public interface ThrottleRuntimeConfig {
          * Shadow mode: evaluate and record, never reject.
          */
         Optional<Boolean> shadow();
+
+        /**
+         * For {@code CONCURRENCY} policies: whether a call made while the same thread or the same reactive call chain
+         * already holds a permit of this policy and key enters without taking a second one. Default: {@code true} when
+         * the limit is 1 (a lock, where a second permit could only deadlock), else {@code false}.
+         */
+        Optional<Boolean> reentrant();
     }
 }

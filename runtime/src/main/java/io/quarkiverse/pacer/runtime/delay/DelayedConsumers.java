@@ -107,7 +107,7 @@ public class DelayedConsumers {
         if (shards == null) {
             return null;
         }
-        long[] sums = new long[9];
+        long[] sums = new long[10];
         for (DelayedConsumerLoop loop : shards) {
             DelayedConsumerStats s = loop.stats();
             sums[0] += s.claims();
@@ -119,9 +119,10 @@ public class DelayedConsumers {
             sums[6] += s.deadLettered();
             sums[7] += s.reclaimed();
             sums[8] = Math.max(sums[8], s.maxLatenessMillis());
+            sums[9] += s.throttled();
         }
         return new DelayedConsumerStats(queue, sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7],
-                sums[8]);
+                sums[8], sums[9]);
     }
 
     /** The queues this instance consumes. */

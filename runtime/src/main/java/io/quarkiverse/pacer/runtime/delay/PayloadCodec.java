@@ -67,6 +67,8 @@ final class PayloadCodec {
                         : value;
             case BYTES:
                 return bytes(value, encoding);
+            case AS_STORED:
+                return BYTES.equals(encoding) ? Base64.getDecoder().decode(value) : value;
             default:
                 return BYTES.equals(encoding) ? mapper.readValue(Base64.getDecoder().decode(value), type)
                         : mapper.readValue(value, type);

@@ -40,11 +40,13 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
     private final UnconsumedQueues unconsumed;
+    private final DelayedTransactions transactions;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
-            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed) {
+            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed, Instance<DelayedTransactions> transactions) {
         this.redis = redis;
+        this.transactions = transactions.isResolvable() ? transactions.get() : DelayedTransactions.IMMEDIATE;
         this.keyPrefix = config.keyPrefix();
         this.shards = Math.max(1, config.delayed().shards());
         this.durability = config.delayed().durability();
@@ -172,7 +174,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        Uni<Response> written = durability == Durability.REPLICAS
+        Supplier<Uni<Response>> written = () -> durability == Durability.REPLICAS
                 ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.dueInflightDead, args, 1, durabilityTimeout)
                         .map(replicated -> {
                             if (replicated.replicas() < 1) {
@@ -185,7 +187,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                             return replicated.response();
                         })
                 : redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args);
-        return written
+        Supplier<Uni<Boolean>> operation = () -> written.get()
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
@@ -193,13 +195,18 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                         unconsumed.scheduledOn(queue);
                     }
                 });
+        // Inside a JTA transaction: stored after commit; the caller already knows the id.
+        return Uni.createFrom().deferred(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+                operation, Boolean.TRUE));
     }
 
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return redis.eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
-                .map(r -> r.toInteger() == 1);
+        Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.CANCEL, k.dueInflightDead,
+                List.of(k.messagePrefix, id)).map(r -> r.toInteger() == 1);
+        return Uni.createFrom().deferred(() -> transactions.run("Cancelling message " + id + " of delay queue " + queue,
+                operation, Boolean.TRUE));
     }
 
     @Override

@@ -222,6 +222,13 @@ public class ThrottleEngine {
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
+        if (stack.holdsLeases && response.size() >= 1 + values.length + size) {
+            long[] fences = new long[size];
+            for (int i = 0; i < size; i++) {
+                fences[i] = response.get(1 + values.length + i).toLong();
+            }
+            outcome.fencingTokens(fences);
+        }
         if (mode == ThrottleStack.ACQUIRE) {
             count(outcome);
             observer.decided(outcome, System.nanoTime() - start);

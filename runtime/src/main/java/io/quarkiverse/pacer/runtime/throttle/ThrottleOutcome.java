@@ -20,6 +20,8 @@ public final class ThrottleOutcome {
     /** Per policy: allowed, remaining, retry-after µs, reset-after µs. */
     private final long[] values;
     private final boolean fallback;
+    /** Per policy: the fencing token of a permitted acquire (0 when the algorithm hands out none), or null. */
+    private long[] fencingTokens;
 
     ThrottleOutcome(ThrottleStack stack, String key, String token, boolean allowed, long[] values, boolean fallback) {
         this.stack = stack;
@@ -28,6 +30,21 @@ public final class ThrottleOutcome {
         this.allowed = allowed;
         this.values = values;
         this.fallback = fallback;
+    }
+
+    void fencingTokens(long[] tokens) {
+        this.fencingTokens = tokens;
+    }
+
+    /** The largest fencing token the decision handed out, 0 when none (not CONCURRENCY, rejected, or fallback). */
+    public long fencingToken() {
+        long token = 0;
+        if (fencingTokens != null) {
+            for (long fence : fencingTokens) {
+                token = Math.max(token, fence);
+            }
+        }
+        return token;
     }
 
     /** Whether the call may proceed (every enforcing policy admitted it). */

@@ -17,6 +17,7 @@ public final class ThrottleStack {
     static final int PEEK = 1;
     static final int RELEASE = 2;
     static final int RESET = 3;
+    static final int RENEW = 4;
 
     private static final String NO_TOKEN = "-";
 
@@ -24,7 +25,7 @@ public final class ThrottleStack {
     final int[] costs;
     final boolean needsToken;
     final boolean holdsLeases;
-    private final String[][] argsByMode = new String[4][];
+    private final String[][] argsByMode = new String[5][];
     private final List<String> globalKeys;
 
     ThrottleStack(ThrottlePolicy[] policies, int[] costs) {
@@ -38,7 +39,7 @@ public final class ThrottleStack {
         }
         this.needsToken = token;
         this.holdsLeases = leases;
-        for (int mode = ACQUIRE; mode <= RESET; mode++) {
+        for (int mode = ACQUIRE; mode <= RENEW; mode++) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = Integer.toString(mode);
             args[1] = NO_TOKEN;
