@@ -58,7 +58,7 @@ class ConcurrencyExactUnderConcurrencyTest {
     void exactlyLimitInFlightAcrossTwoInstances() throws Exception {
         AtomicInteger done = new AtomicInteger();
         AtomicInteger secondAdmitted = new AtomicInteger();
-        try (SecondInstance second = new SecondInstance(vertx, RedisInfo.tcpPort(redis), engine.script().sha1())) {
+        try (SecondInstance second = new SecondInstance(vertx, RedisInfo.tcpPort(redis), engine.script())) {
             CompletableFuture<Integer> load = CompletableFuture.supplyAsync(() -> {
                 try {
                     return ConcurrentLoad.run(1, () -> {
