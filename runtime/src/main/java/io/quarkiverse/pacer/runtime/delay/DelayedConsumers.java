@@ -23,7 +23,6 @@ import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.scheduler.Scheduler;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -64,6 +63,7 @@ public class DelayedConsumers {
 
     void register(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
         registrations.add(new Registration(definition, invoker));
+        queue.consumedBy(definition);
     }
 
     /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
@@ -97,10 +97,13 @@ public class DelayedConsumers {
 
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
-        validate(delayed);
+        // Validated by PacerConfigValidation before any Pacer startup observer runs.
         if (registrations.isEmpty()) {
             return;
         }
+        // Not awaited: startup does not wait for Redis, the warning comes when Redis answers.
+        new RedisEvictionPolicyCheck(redis, queue.timeout()).check().subscribe().with(policy -> {
+        });
         if (!delayed.consumer().enabled()) {
             LOG.debugf("quarkus.pacer.delayed.consumer.enabled=false: this instance consumes no delay queue");
             return;
@@ -128,7 +131,7 @@ public class DelayedConsumers {
             for (DelayedKeys keys : queue.shards(definition.getQueue())) {
                 DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
                         queue.codec(), vertx, context, permits, maxAttempts, backoff, lease, delayed.batchSize(),
-                        instanceId, queue.metrics());
+                        queue.timeout(), instanceId, queue.metrics());
                 shards.add(loop);
                 byChannel.put(keys.wakeChannel, loop);
             }
@@ -207,7 +210,8 @@ public class DelayedConsumers {
         }
     }
 
-    static void validate(DelayedRuntimeConfig delayed) {
+    /** Every problem of the delay-queue configuration, each naming its property; empty when it is valid. */
+    public static List<String> configurationProblems(DelayedRuntimeConfig delayed) {
         List<String> problems = new ArrayList<>();
         if (delayed.batchSize() < 1) {
             problems.add("quarkus.pacer.delayed.batch-size must be at least 1, was " + delayed.batchSize());
@@ -220,6 +224,9 @@ public class DelayedConsumers {
         }
         if (delayed.shards() < 1 || delayed.shards() > 1024) {
             problems.add("quarkus.pacer.delayed.shards must be between 1 and 1024, was " + delayed.shards());
+        }
+        if (delayed.timeout().isNegative() || delayed.timeout().isZero()) {
+            problems.add("quarkus.pacer.delayed.timeout must be positive, was " + delayed.timeout());
         }
         if (delayed.shutdownTimeout().isNegative()) {
             problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());
@@ -247,8 +254,6 @@ public class DelayedConsumers {
                 }
             });
         });
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException(String.join("; ", problems));
-        }
+        return problems;
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -19,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Response;
@@ -35,7 +37,11 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final int shards;
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
+    /** The {@code @Delayed} consumers of this application by queue: a payload scheduled there must fit them. */
+    private final ConcurrentHashMap<String, DelayedConsumerDefinition> consumers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Class<?>> payloadClasses = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
+    private final Duration timeout;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
@@ -45,6 +51,23 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         this.shards = Math.max(1, config.delayed().shards());
         this.mapper = mapper;
         this.metrics = metrics.isResolvable() ? metrics.get() : DelayedMetrics.NONE;
+        this.timeout = config.delayed().timeout();
+    }
+
+    /** How long one delay-queue call to Redis may take ({@code quarkus.pacer.delayed.timeout}). */
+    Duration timeout() {
+        return timeout;
+    }
+
+    /** Runs a delay-queue script, failing with a {@link TimeoutException} when Redis does not answer in time. */
+    Uni<Response> eval(LuaScript script, List<String> keys, List<String> args) {
+        return bounded(redis.eval(script, keys, args), timeout);
+    }
+
+    /** Bounds one Redis call: a reply that never comes must not leave a caller (or the consumer loop) waiting. */
+    static Uni<Response> bounded(Uni<Response> call, Duration timeout) {
+        return call.ifNoItem().after(timeout).failWith(() -> new TimeoutException(
+                "Redis did not answer a delay-queue call within " + timeout + " (quarkus.pacer.delayed.timeout)"));
     }
 
     DelayedMetrics metrics() {
@@ -87,6 +110,54 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return current;
     }
 
+    /** Registers the consumer of a queue in this application (whether or not this instance consumes). */
+    void consumedBy(DelayedConsumerDefinition definition) {
+        consumers.put(definition.getQueue(), definition);
+    }
+
+    /**
+     * Fails fast when this application consumes {@code queue} and the payload is not of the consumer's parameter type:
+     * such a message could only be dead-lettered, or worse, decoded into a wrong object. A {@code String} or
+     * {@code byte[]} for a JSON consumer is taken as the JSON document itself.
+     */
+    private void checkPayloadType(String queue, Object payload) {
+        DelayedConsumerDefinition consumer = consumers.get(queue);
+        if (consumer == null || payload == null) {
+            return;
+        }
+        boolean fits = switch (consumer.getPayloadKind()) {
+            case STRING -> payload instanceof String;
+            case BYTES -> payload instanceof byte[];
+            case JSON -> payload instanceof String || payload instanceof byte[]
+                    || payloadClass(consumer).isInstance(payload);
+        };
+        if (!fits) {
+            throw new IllegalArgumentException("Payload of type " + payload.getClass().getName()
+                    + " cannot be scheduled on delay queue \"" + queue + "\": its consumer " + consumer.describe()
+                    + " takes " + displayType(consumer) + "; schedule a " + displayType(consumer)
+                    + (consumer.getPayloadKind() == PayloadKind.JSON ? " (or its JSON as a String)" : ""));
+        }
+    }
+
+    private Class<?> payloadClass(DelayedConsumerDefinition consumer) {
+        return payloadClasses.computeIfAbsent(consumer.getQueue(), q -> {
+            try {
+                return codec().mapper().getTypeFactory().constructFromCanonical(consumer.getPayloadType())
+                        .getRawClass();
+            } catch (RuntimeException e) {
+                return Object.class; // the consumer loop reports a type it cannot load; accept here
+            }
+        });
+    }
+
+    private static String displayType(DelayedConsumerDefinition consumer) {
+        return switch (consumer.getPayloadKind()) {
+            case STRING -> String.class.getName();
+            case BYTES -> "byte[]";
+            case JSON -> consumer.getPayloadType();
+        };
+    }
+
     @Override
     public Uni<String> schedule(String queue, Object payload, Duration delay) {
         return schedule(queue, UUID.randomUUID().toString(), payload, delay);
@@ -125,12 +196,13 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 throw new IllegalArgumentException("Delay must be zero or positive: " + delay);
             }
         }
+        checkPayloadType(queue, payload);
         PayloadCodec.Encoded encoded = codec().encode(payload);
         List<String> args = List.of(k.messagePrefix, id, encoded.value(), encoded.encoding(), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
+        return eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
@@ -142,7 +214,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return redis.eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
+        return eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
                 .map(r -> r.toInteger() == 1);
     }
 
@@ -158,7 +230,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     /** {due, in flight, dead} counts of a queue, summed over its shards. */
     Uni<long[]> sizes(String queue) {
-        return eachShard(queue, k -> redis.eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
+        return eachShard(queue, k -> eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
                 .map(responses -> {
                     long[] counts = new long[3];
                     for (Response r : responses) {
@@ -175,7 +247,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         if (limit < 1 || limit > 1000) {
             throw new IllegalArgumentException("Dead letter limit must be between 1 and 1000: " + limit);
         }
-        return eachShard(queue, k -> redis.eval(DelayedScripts.DEAD_LETTERS, k.deadOnly,
+        return eachShard(queue, k -> eval(DelayedScripts.DEAD_LETTERS, k.deadOnly,
                 List.of(k.messagePrefix, Integer.toString(limit)))).map(responses -> {
                     List<DeadLetter> letters = new ArrayList<>();
                     for (Response r : responses) {
@@ -192,17 +264,34 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     @Override
     public Uni<Boolean> replay(String queue, String id) {
-        return replay(keys(queue, id), id, 1).map(n -> n == 1);
+        return replay(keys(queue, id), id, 1, "").map(r -> r.get(0).toLong() == 1);
     }
 
     @Override
     public Uni<Long> replayDeadLetters(String queue) {
-        return sumOverShards(queue, k -> repeatUntilShort(() -> replay(k, "", DelayedScripts.DEAD_LETTER_BATCH)));
+        return sumOverShards(queue, k -> replayAll(k, "", -1, 0));
     }
 
-    private Uni<Long> replay(DelayedKeys k, String id, int limit) {
-        return redis.eval(DelayedScripts.REPLAY, k.dueDead,
-                List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel)).map(Response::toLong);
+    /**
+     * Replays the dead letters of a shard that were dead-lettered when the first batch ran (the cut-off), batch by
+     * batch: replayed messages that fail again are dead-lettered after the cut-off and stay, and the batches visit at
+     * most as many dead letters as the first batch counted, so the replay always ends.
+     */
+    private Uni<Long> replayAll(DelayedKeys k, String cutoff, long budget, long visitedBefore) {
+        return replay(k, "", DelayedScripts.DEAD_LETTER_BATCH, cutoff).flatMap(r -> {
+            long replayed = r.get(0).toLong();
+            long visited = visitedBefore + r.get(2).toLong();
+            long bound = budget < 0 ? r.get(3).toLong() : budget;
+            if (r.get(2).toLong() < DelayedScripts.DEAD_LETTER_BATCH || visited >= bound) {
+                return Uni.createFrom().item(replayed);
+            }
+            return replayAll(k, r.get(1).toString(), bound, visited).map(rest -> replayed + rest);
+        });
+    }
+
+    private Uni<Response> replay(DelayedKeys k, String id, int limit, String cutoff) {
+        return eval(DelayedScripts.REPLAY, k.dueDead,
+                List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel, cutoff));
     }
 
     @Override
@@ -216,7 +305,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Long> purge(DelayedKeys k, String id, int limit) {
-        return redis.eval(DelayedScripts.PURGE, k.deadOnly, List.of(k.messagePrefix, id, Integer.toString(limit)))
+        return eval(DelayedScripts.PURGE, k.deadOnly, List.of(k.messagePrefix, id, Integer.toString(limit)))
                 .map(Response::toLong);
     }
 

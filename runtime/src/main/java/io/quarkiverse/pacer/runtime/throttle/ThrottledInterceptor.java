@@ -37,17 +37,22 @@ public class ThrottledInterceptor {
             return invocation.proceed();
         }
         String key = method.key(invocation);
+        // Captured now: the decision may complete on another context, the HTTP response filter reads this one.
+        Context request = engine.headersOnSuccess() ? RateLimitHeaders.requestContext() : null;
         return switch (method.kind) {
-            case UNI -> permitted(method, key).onItem().transformToUni(outcome -> proceedUni(invocation, outcome));
-            case COMPLETION_STAGE -> permitted(method, key)
+            case UNI -> permitted(method, key, request)
+                    .onItem().transformToUni(outcome -> proceedUni(invocation, outcome));
+            case COMPLETION_STAGE -> permitted(method, key, request)
                     .onItem().transformToUni(outcome -> proceedStage(invocation, outcome))
                     .subscribeAsCompletionStage();
-            case MULTI -> permitted(method, key).onItem().transformToMulti(outcome -> proceedMulti(invocation, outcome));
-            case BLOCKING -> proceedBlocking(invocation, method, key);
+            case MULTI -> permitted(method, key, request)
+                    .onItem().transformToMulti(outcome -> proceedMulti(invocation, outcome));
+            case BLOCKING -> proceedBlocking(invocation, method, key, request);
         };
     }
 
-    private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, String key) throws Exception {
+    private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, String key, Context request)
+            throws Exception {
         if (Context.isOnEventLoopThread()) {
             ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
         }
@@ -64,6 +69,7 @@ public class ThrottledInterceptor {
                 throw outcome.exception();
             }
         }
+        RateLimitHeaders.remember(request, outcome);
         if (!method.stack.holdsLeases) {
             return invocation.proceed();
         }
@@ -75,9 +81,10 @@ public class ThrottledInterceptor {
     }
 
     /** Decides at subscription; rejections (after an optional wait on a timer) fail the returned Uni. */
-    private Uni<ThrottleOutcome> permitted(ThrottledMethod method, String key) {
+    private Uni<ThrottleOutcome> permitted(ThrottledMethod method, String key, Context request) {
         return engine.decide(method.stack, key, ThrottleStack.ACQUIRE).onItem().transformToUni(outcome -> {
             if (outcome.allowed()) {
+                RateLimitHeaders.remember(request, outcome);
                 return Uni.createFrom().item(outcome);
             }
             long retryAfter = outcome.retryAfterMicros();
@@ -87,8 +94,13 @@ public class ThrottledInterceptor {
             return Uni.createFrom().voidItem()
                     .onItem().delayIt().by(Duration.ofNanos(retryAfter * 1000))
                     .onItem().transformToUni(ignored -> engine.decide(method.stack, key, ThrottleStack.ACQUIRE))
-                    .onItem().transformToUni(retried -> retried.allowed() ? Uni.createFrom().item(retried)
-                            : Uni.createFrom().failure(retried.exception()));
+                    .onItem().transformToUni(retried -> {
+                        if (!retried.allowed()) {
+                            return Uni.createFrom().failure(retried.exception());
+                        }
+                        RateLimitHeaders.remember(request, retried);
+                        return Uni.createFrom().item(retried);
+                    });
         });
     }
 
