@@ -14,31 +14,66 @@ import io.restassured.response.Response;
 @QuarkusTest
 class ThrottledResourceTest {
 
+    /**
+     * A token bucket of 3 per hour refills one permit every 1200 s: {@code t} (until the bucket is full again) grows by
+     * 1200 s per permit taken, whole seconds rounded up; {@code Retry-After} is the time to the next permit.
+     */
     @Test
-    void blockingEndpointAnswers429WithRateLimitHeaders() {
-        for (int i = 0; i < 3; i++) {
-            given().get("/throttled/ping").then().statusCode(200).body(equalTo("pong"));
+    void blockingEndpointSendsRateLimitHeadersOnSuccessAndRejection() {
+        String[] states = { "\"it-ping\";r=2;t=1200", "\"it-ping\";r=1;t=2400", "\"it-ping\";r=0;t=3600" };
+        for (String state : states) {
+            given().get("/throttled/ping").then().statusCode(200).body(equalTo("pong"))
+                    .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=3600"))
+                    .header("RateLimit", equalTo(state));
         }
         Response rejected = given().get("/throttled/ping");
         rejected.then().statusCode(429)
                 .contentType(startsWith("application/problem+json"))
+                .header("Retry-After", equalTo("1200"))
                 .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=3600"))
-                .header("RateLimit", startsWith("\"it-ping\";r=0;t="))
+                .header("RateLimit", equalTo("\"it-ping\";r=0;t=3600"))
                 .body("status", equalTo(429))
                 .body("title", equalTo("Too Many Requests"))
+                .body("retryAfterSeconds", equalTo(1200))
                 .body("policies[0].policy", equalTo("it-ping"));
-        // 3 per hour refill one permit every 20 minutes: at most 1200 s, whole seconds rounded up.
-        long retryAfter = Long.parseLong(rejected.header("Retry-After"));
-        assertThat(retryAfter).isBetween(1100L, 1200L);
+    }
+
+    /**
+     * Stacked policies: a success lists every policy; a rejection lists the rejecting one. The outer policy admitted
+     * the rejected call but took nothing, so it counts no second "permitted" decision.
+     */
+    @Test
+    void stackedPoliciesHeadersAndMetrics() {
+        given().get("/throttled/stacked").then().statusCode(200)
+                .header("RateLimit-Policy", equalTo("\"it-stack-outer\";q=100;w=3600, \"it-stack-inner\";q=1;w=3600"))
+                .header("RateLimit", equalTo("\"it-stack-outer\";r=99;t=36, \"it-stack-inner\";r=0;t=3600"));
+        given().get("/throttled/stacked").then().statusCode(429)
+                .header("Retry-After", equalTo("3600"))
+                .header("RateLimit-Policy", equalTo("\"it-stack-inner\";q=1;w=3600"))
+                .header("RateLimit", equalTo("\"it-stack-inner\";r=0;t=3600"));
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString(
+                        "pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-stack-outer\"} 1.0"))
+                .body(containsString(
+                        "pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-stack-outer\"} 0.0"))
+                .body(containsString(
+                        "pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-stack-inner\"} 1.0"))
+                .body(containsString(
+                        "pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-stack-inner\"} 1.0"));
     }
 
     @Test
     void reactiveEndpointIsLimitedPerTenant() {
-        given().get("/throttled/search?tenant=acme").then().statusCode(200).body(equalTo("results for acme"));
+        // A reactive endpoint (decided on the event loop) sends the headers on success too.
+        given().get("/throttled/search?tenant=acme").then().statusCode(200).body(equalTo("results for acme"))
+                .header("RateLimit-Policy", equalTo("\"it-search\";q=100;w=86400, \"it-search-burst\";q=2;w=60"))
+                .header("RateLimit", startsWith("\"it-search\";r=99;t="))
+                .header("RateLimit", containsString(", \"it-search-burst\";r=1;t=30"));
         given().get("/throttled/search?tenant=acme").then().statusCode(200);
         Response rejected = given().get("/throttled/search?tenant=acme");
         rejected.then().statusCode(429)
-                .header("RateLimit-Policy", equalTo("\"it-search-burst\";q=2;w=60"));
+                .header("RateLimit-Policy", equalTo("\"it-search-burst\";q=2;w=60"))
+                .header("RateLimit", equalTo("\"it-search-burst\";r=0;t=60"));
         // 2 per minute: one permit every 30 s.
         assertThat(Long.parseLong(rejected.header("Retry-After"))).isBetween(25L, 30L);
         given().get("/throttled/search?tenant=other").then().statusCode(200);
