@@ -51,6 +51,15 @@ public class ThrottledResource {
         return "stacked";
     }
 
+    /** The same stack, watched by the metrics test. */
+    @GET
+    @Path("/stacked-metered")
+    @Throttled(name = "it-metered-outer", limit = 100, window = "1h")
+    @Throttled(name = "it-metered-inner", limit = 1, window = "1h")
+    public String stackedMetered() {
+        return "stacked";
+    }
+
     /** Watched by the metrics test. */
     @GET
     @Path("/metered")

@@ -38,12 +38,9 @@ class ThrottledResourceTest {
                 .body("policies[0].policy", equalTo("it-ping"));
     }
 
-    /**
-     * Stacked policies: a success lists every policy; a rejection lists the rejecting one. The outer policy admitted
-     * the rejected call but took nothing, so it counts no second "permitted" decision.
-     */
+    /** Stacked policies: a success lists every policy; a rejection lists the rejecting one. */
     @Test
-    void stackedPoliciesHeadersAndMetrics() {
+    void stackedPoliciesHeaders() {
         given().get("/throttled/stacked").then().statusCode(200)
                 .header("RateLimit-Policy", equalTo("\"it-stack-outer\";q=100;w=3600, \"it-stack-inner\";q=1;w=3600"))
                 .header("RateLimit", equalTo("\"it-stack-outer\";r=99;t=36, \"it-stack-inner\";r=0;t=3600"));
@@ -51,15 +48,25 @@ class ThrottledResourceTest {
                 .header("Retry-After", equalTo("3600"))
                 .header("RateLimit-Policy", equalTo("\"it-stack-inner\";q=1;w=3600"))
                 .header("RateLimit", equalTo("\"it-stack-inner\";r=0;t=3600"));
+    }
+
+    /**
+     * The outer policy admitted the call the inner one rejected, but took nothing: it counts no second "permitted"
+     * decision (nor a rejection).
+     */
+    @Test
+    void stackedRejectionCountsNoPermitForTheAdmittingPolicy() {
+        given().get("/throttled/stacked-metered").then().statusCode(200);
+        given().get("/throttled/stacked-metered").then().statusCode(429);
         given().get("/q/metrics").then().statusCode(200)
                 .body(containsString(
-                        "pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-stack-outer\"} 1.0"))
+                        "pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-metered-outer\"} 1.0"))
                 .body(containsString(
-                        "pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-stack-outer\"} 0.0"))
+                        "pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-metered-outer\"} 0.0"))
                 .body(containsString(
-                        "pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-stack-inner\"} 1.0"))
+                        "pacer_throttle_decisions_total{outcome=\"permitted\",policy=\"it-metered-inner\"} 1.0"))
                 .body(containsString(
-                        "pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-stack-inner\"} 1.0"));
+                        "pacer_throttle_decisions_total{outcome=\"rejected\",policy=\"it-metered-inner\"} 1.0"));
     }
 
     @Test
