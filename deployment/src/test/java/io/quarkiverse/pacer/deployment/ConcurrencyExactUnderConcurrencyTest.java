@@ -37,8 +37,7 @@ class ConcurrencyExactUnderConcurrencyTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Api.class, SecondInstance.class, ConcurrentLoad.class,
-                    RedisInfo.class))
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+                    RedisInfo.class));
 
     @Inject
     Api api;
@@ -95,8 +94,13 @@ class ConcurrencyExactUnderConcurrencyTest {
             int released = api.entered();
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> throttler.peek(Api.POLICY, null).remaining() == released);
-            assertThat(second.throttleKeys()).containsExactly(SecondInstance.globalKey(Api.POLICY) + ":cc")
-                    .allSatisfy(key -> assertThat(second.pttl(key)).isPositive());
+            if (secondAdmitted.get() == 0) {
+                // The bean took every lease and released them all: nothing is left behind.
+                assertThat(second.throttleKeys()).isEmpty();
+            } else {
+                assertThat(second.throttleKeys()).containsExactly(SecondInstance.globalKey(Api.POLICY) + ":cc")
+                        .allSatisfy(key -> assertThat(second.pttl(key)).isPositive());
+            }
         }
     }
 

@@ -23,7 +23,7 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * A claim whose reply never comes (its connection stalled) once left the consumer believing the claim still ran, and
- * it never claimed again. Every delay-queue call is bounded by {@code quarkus.pacer.delayed.timeout}: the lost claim
+ * it never claimed again. Every delay-queue call is bounded by {@code quarkus.pacer.redis.timeout}: the lost claim
  * fails, the loop claims again on a working connection, and every message is delivered.
  */
 class DelayedConsumerStalledRedisTest {
@@ -48,7 +48,7 @@ class DelayedConsumerStalledRedisTest {
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Consumer.class, StallingProxy.class))
             .overrideConfigKey("quarkus.redis.hosts", "redis://localhost:" + PROXY_PORT)
-            .overrideConfigKey("quarkus.pacer.delayed.timeout", "500ms")
+            .overrideConfigKey("quarkus.pacer.redis.timeout", "500ms")
             .overrideConfigKey("quarkus.pacer.delayed.poll-interval", "500ms");
 
     @Singleton

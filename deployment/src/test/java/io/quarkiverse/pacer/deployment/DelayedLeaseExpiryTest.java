@@ -72,9 +72,9 @@ class DelayedLeaseExpiryTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> consumers.stats("leases").claimed() == 2);
 
         queue.schedule("leases", "victim", "victim", Duration.ZERO);
-        Response claim = redis.evalAndAwait(LuaScript.load("delayed-claim"),
+        Response claim = redis.eval(LuaScript.load("delayed-claim"),
                 List.of("pacer:d:{leases}:due", "pacer:d:{leases}:inflight"),
-                List.of("pacer:d:{leases}:m:", "10", "500", "100", "dead-consumer"), Duration.ofSeconds(5));
+                List.of("pacer:d:{leases}:m:", "10", "500", "100", "dead-consumer")).await().atMost(Duration.ofSeconds(5));
         List<String> claimedIds = new ArrayList<>();
         for (int i = 3; i < claim.size(); i += 7) {
             claimedIds.add(claim.get(i).toString());

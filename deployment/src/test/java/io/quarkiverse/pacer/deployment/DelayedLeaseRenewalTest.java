@@ -68,10 +68,9 @@ class DelayedLeaseRenewalTest {
         LuaScript claim = LuaScript.load("delayed-claim");
         int competingClaims = 0;
         while (consumer.finished.isEmpty()) {
-            Response response = redis.evalAndAwait(claim,
+            Response response = redis.eval(claim,
                     List.of("pacer:d:{long-running}:due", "pacer:d:{long-running}:inflight"),
-                    List.of("pacer:d:{long-running}:m:", "10", "30000", "100", "competitor-" + competingClaims++),
-                    Duration.ofSeconds(5));
+                    List.of("pacer:d:{long-running}:m:", "10", "30000", "100", "competitor-" + competingClaims++)).await().atMost(Duration.ofSeconds(5));
             assertThat(response.size()).as("a competitor claims nothing while the lease is renewed").isEqualTo(3);
             assertThat(response.get(2).toInteger()).as("no lease expired").isZero();
             await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1)).until(() -> true);

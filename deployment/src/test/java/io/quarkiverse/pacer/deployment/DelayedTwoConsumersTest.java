@@ -77,9 +77,9 @@ class DelayedTwoConsumersTest {
         List<String> otherInstance = new ArrayList<>();
         int call = 0;
         while (queue.size("shared") > 0) {
-            Response claim = redis.evalAndAwait(claimScript,
+            Response claim = redis.eval(claimScript,
                     List.of("pacer:d:{shared}:due", "pacer:d:{shared}:inflight"),
-                    List.of("pacer:d:{shared}:m:", "20", "30000", "100", "other-" + (call++)), Duration.ofSeconds(5));
+                    List.of("pacer:d:{shared}:m:", "20", "30000", "100", "other-" + (call++))).await().atMost(Duration.ofSeconds(5));
             List<String> ack = new ArrayList<>(List.of("pacer:d:{shared}:m:"));
             for (int i = 3; i < claim.size(); i += 7) {
                 otherInstance.add(claim.get(i).toString());
@@ -87,8 +87,7 @@ class DelayedTwoConsumersTest {
                 ack.add(claim.get(i + 1).toString());
             }
             if (ack.size() > 1) {
-                Response acked = redis.evalAndAwait(ackScript, List.of("pacer:d:{shared}:inflight"), ack,
-                        Duration.ofSeconds(5));
+                Response acked = redis.eval(ackScript, List.of("pacer:d:{shared}:inflight"), ack).await().atMost(Duration.ofSeconds(5));
                 assertThat(acked.toInteger()).isEqualTo((ack.size() - 1) / 2);
             }
         }

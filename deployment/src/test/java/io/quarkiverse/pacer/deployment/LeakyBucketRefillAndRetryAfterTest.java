@@ -16,8 +16,7 @@ class LeakyBucketRefillAndRetryAfterTest extends BucketRefillAndRetryAfter {
             .withApplicationRoot(jar -> jar.addClass(BucketRefillAndRetryAfter.class))
             .overrideConfigKey("quarkus.pacer.throttle.\"refill\".limit", "5")
             .overrideConfigKey("quarkus.pacer.throttle.\"refill\".window", "5s")
-            .overrideConfigKey("quarkus.pacer.throttle.\"refill\".algorithm", "LEAKY_BUCKET")
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .overrideConfigKey("quarkus.pacer.throttle.\"refill\".algorithm", "LEAKY_BUCKET");
 
     @Override
     String keySuffix() {

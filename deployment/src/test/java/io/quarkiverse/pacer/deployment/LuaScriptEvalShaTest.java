@@ -66,7 +66,7 @@ class LuaScriptEvalShaTest {
     }
 
     private long runScript(LuaScript script) {
-        return redis.evalAndAwait(script, List.of(), List.of(), TIMEOUT).toLong();
+        return redis.eval(script, List.of(), List.of()).await().atMost(TIMEOUT).toLong();
     }
 
     private boolean scriptExists(LuaScript script) {

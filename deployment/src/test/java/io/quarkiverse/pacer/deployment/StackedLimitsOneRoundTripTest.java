@@ -22,8 +22,7 @@ class StackedLimitsOneRoundTripTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, RedisInfo.class))
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, RedisInfo.class));
 
     @Inject
     Api api;

@@ -29,9 +29,7 @@ class ThrottledCompletionStageMethodTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class))
-            // Generous on a loaded CI machine: a timed-out decision would be allowed and skew the assertions.
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .withApplicationRoot(jar -> jar.addClasses(Api.class));
 
     @Inject
     Api api;

@@ -7,6 +7,11 @@ public interface RateLimiterPeer extends AutoCloseable {
 
     String name();
 
+    /** Whether this is a baseline (the best that could be done) rather than another library. */
+    default boolean isBaseline() {
+        return false;
+    }
+
     /** Creates (or configures) one limiter per key before a run; not timed. */
     void prepare(ThrottleLimits limits, String[] keys) throws Exception;
 

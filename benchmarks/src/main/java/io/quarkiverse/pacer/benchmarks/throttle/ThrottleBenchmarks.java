@@ -46,6 +46,8 @@ public class ThrottleBenchmarks {
     static final double BASELINE_THROUGHPUT_TARGET = 0.8;
     static final double PEER_THROUGHPUT_TARGET = 1.5;
     static final double BASELINE_P50_TARGET = 1.25;
+    /** Pacer against the minimal script over one multiplexed Lettuce connection, 64 callers, hot key. */
+    static final double LETTUCE_BASELINE_TARGET = 0.7;
 
     @Inject
     ThrottledTargets targets;
@@ -98,8 +100,9 @@ public class ThrottleBenchmarks {
         }
         try (RedissonRateLimiterPeer redisson = new RedissonRateLimiterPeer(context.redisUri(),
                 settings.highConcurrency());
-                Bucket4jLettucePeer bucket4j = new Bucket4jLettucePeer(context.redisUri())) {
-            List<RateLimiterPeer> peers = List.of(redisson, bucket4j);
+                Bucket4jLettucePeer bucket4j = new Bucket4jLettucePeer(context.redisUri());
+                MinimalLuaLettuceBaseline lettuce = new MinimalLuaLettuceBaseline(context.redisUri())) {
+            List<RateLimiterPeer> peers = List.of(lettuce, redisson, bucket4j);
 
             jitWarmup(context, captured.get(Algorithm.TOKEN_BUCKET).get(ThrottleLimits.ADMITTED), distinctKeys, peers);
 
@@ -130,8 +133,10 @@ public class ThrottleBenchmarks {
                             peer.prepare(limits, keys);
                             operations.add((worker, sequence) -> peer.tryAcquire(keyIndex(keys.length)));
                         }
+                        long fallbacksBefore = fallbackDecisions();
                         LoadResult[] results = LoadRunner.interleaved(callers, settings.warmup(), settings.measure(),
                                 settings.rounds(), operations);
+                        long fallbacks = fallbackDecisions() - fallbacksBefore;
                         List<LoadResult> peerFigures = List.of(results).subList(2 * measured.size(), results.length);
                         for (Algorithm algorithm : algorithms) {
                             int at = measured.indexOf(algorithm);
@@ -156,7 +161,7 @@ public class ThrottleBenchmarks {
                             String scenario = label(algorithm) + " · " + group;
                             Optional<RedisBenchmarkTool.Figures> rawFigures = raw;
                             rowsByAlgorithm.get(algorithm).add(() -> addRows(context.table(), scenario, hot, callers,
-                                    baseline, pacer, rawFigures, pipelinedFigures, peers, peerFigures));
+                                    baseline, pacer, fallbacks, rawFigures, pipelinedFigures, peers, peerFigures));
                         }
                     }
                 }
@@ -189,7 +194,7 @@ public class ThrottleBenchmarks {
     }
 
     private void addRows(ResultTable table, String scenario, boolean hot, int callers, LoadResult baseline,
-            LoadResult pacer, Optional<RedisBenchmarkTool.Figures> raw,
+            LoadResult pacer, long fallbacks, Optional<RedisBenchmarkTool.Figures> raw,
             Optional<RedisBenchmarkTool.Figures> pipelined, List<RateLimiterPeer> peers,
             List<LoadResult> peerFigures) {
         if (pacer == null) {
@@ -201,7 +206,9 @@ public class ThrottleBenchmarks {
             return;
         }
         Row pacerRow = row(table, scenario, "Pacer @Throttled", pacer);
-        Row baselineRow = row(table, scenario, "raw script, Quarkus Redis client", baseline).comparedTo(pacerRow);
+        // A decision Redis never made is not a pass: the scenario group must have no fallback at all.
+        pacerRow.addNote(fallbacks + " fallback decisions").target("0 fallbacks", fallbacks == 0);
+        Row baselineRow = row(table, scenario, "raw script, Pacer transport", baseline).comparedTo(pacerRow);
         if (callers == 1) {
             baselineRow.target(String.format("Pacer p50 ≤ %.2f×", BASELINE_P50_TARGET),
                     baselineRow.pacerP50Ratio() != null && baselineRow.pacerP50Ratio() <= BASELINE_P50_TARGET);
@@ -222,12 +229,22 @@ public class ThrottleBenchmarks {
                 .comparedTo(pacerRow));
         for (int i = 0; i < peers.size(); i++) {
             Row peerRow = row(table, scenario, peers.get(i).name(), peerFigures.get(i)).comparedTo(pacerRow);
-            if (hot && callers > 1) {
+            if (peers.get(i).isBaseline()) {
+                if (hot && callers > 1) {
+                    peerRow.target(String.format("Pacer ≥ %.1f× ops/s", LETTUCE_BASELINE_TARGET),
+                            peerRow.pacerThroughputRatio() != null
+                                    && peerRow.pacerThroughputRatio() >= LETTUCE_BASELINE_TARGET);
+                }
+            } else if (hot && callers > 1) {
                 peerRow.target(String.format("Pacer ≥ %.1f× ops/s", PEER_THROUGHPUT_TARGET),
                         peerRow.pacerThroughputRatio() != null
                                 && peerRow.pacerThroughputRatio() >= PEER_THROUGHPUT_TARGET);
             }
         }
+    }
+
+    private long fallbackDecisions() {
+        return engine.isResolvable() ? engine.get().fallbackDecisions() : 0;
     }
 
     private static Row row(ResultTable table, String scenario, String implementation, LoadResult result) {

@@ -41,14 +41,6 @@ public interface DelayedRuntimeConfig {
     int shards();
 
     /**
-     * How long one call to Redis of a delay queue (schedule, claim, acknowledge, renew, ...) may take before it counts
-     * as failed. A consumer retries a failed claim shortly, so a Redis that stops answering and comes back (or a
-     * connection that stalls) never stops consumption for good.
-     */
-    @WithDefault("5s")
-    Duration timeout();
-
-    /**
      * How long shutdown waits for running handlers to finish before leaving their messages to lease expiry.
      */
     @WithDefault("10s")

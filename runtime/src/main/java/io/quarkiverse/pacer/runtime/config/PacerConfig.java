@@ -19,6 +19,11 @@ public interface PacerConfig {
     String keyPrefix();
 
     /**
+     * Pacer's own connections to Redis.
+     */
+    RedisTransportConfig redis();
+
+    /**
      * Rate limiting ({@code @Throttled}).
      */
     ThrottleRuntimeConfig throttle();

@@ -16,15 +16,28 @@ import io.smallrye.config.WithParentName;
 public interface ThrottleRuntimeConfig {
 
     /**
-     * What a decision is when Redis fails or does not answer within {@code timeout}: {@code allow} lets the call
-     * through (availability first), {@code reject} rejects it with a {@code ThrottledException} (protection first).
+     * What a decision is when Redis is unreachable, does not answer within {@code timeout}, or answers with an error:
+     * {@code allow} lets the call through (availability first), {@code reject} rejects it with a
+     * {@code ThrottledException} (protection first), {@code local} decides it in memory on this instance with the
+     * same algorithm and {@code limit / expected-instances} (protection without Redis, approximate across instances).
+     * Many concurrent callers are never a failure: decisions then wait briefly for Redis.
      */
     @WithDefault("allow")
     OnRedisFailure onRedisFailure();
 
     /**
-     * The time budget of one decision (the round trip to Redis). A slower or unreachable Redis never stalls a caller
-     * longer than this: the decision then follows {@code on-redis-failure}.
+     * With {@code on-redis-failure=local}: how many instances are expected to share each policy while Redis is
+     * unreachable. Each instance enforces {@code limit / expected-instances} (and {@code burst / expected-instances}),
+     * at least 1.
+     */
+    @WithDefault("1")
+    int expectedInstances();
+
+    /**
+     * The time budget of one decision: how long Redis may stay silent while the decision waits for its answer. Waiting
+     * behind other callers' decisions while Redis keeps answering does not count, so load alone never makes a decision
+     * fall back; no decision waits more than four budgets in all. When the budget runs out the decision follows
+     * {@code on-redis-failure}.
      */
     @WithDefault("250ms")
     Duration timeout();
@@ -53,7 +66,9 @@ public interface ThrottleRuntimeConfig {
         /** Let the call through. */
         ALLOW,
         /** Reject the call. */
-        REJECT
+        REJECT,
+        /** Decide in memory, per instance, until Redis answers again. */
+        LOCAL
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.quarkiverse.pacer.runtime.delay;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -19,7 +18,6 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.JavaType;
 
 import io.quarkiverse.pacer.delay.DelayedMessage;
-import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
@@ -92,7 +90,6 @@ final class DelayedConsumerLoop {
     private final long backoffMillis;
     private final long leaseMillis;
     private final int batchSize;
-    private final Duration timeout;
     /** Messages held beyond the running ones, so a handler finishing finds the next one without a round trip. */
     private final int window;
     private final String noncePrefix;
@@ -147,8 +144,7 @@ final class DelayedConsumerLoop {
 
     DelayedConsumerLoop(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker, PacerRedis redis,
             DelayedKeys keys, PayloadCodec codec, Vertx vertx, Context context, Permits permits, int maxAttempts,
-            long backoffMillis, long leaseMillis, int batchSize, Duration timeout, String instanceId,
-            DelayedMetrics metrics) {
+            long backoffMillis, long leaseMillis, int batchSize, String instanceId, DelayedMetrics metrics) {
         this.metrics = metrics;
         this.permits = permits;
         permits.loops.add(this);
@@ -167,7 +163,6 @@ final class DelayedConsumerLoop {
         this.backoffMillis = backoffMillis;
         this.leaseMillis = leaseMillis;
         this.batchSize = batchSize;
-        this.timeout = timeout;
         this.window = concurrency + Math.min(batchSize, Math.max(concurrency, 8));
         this.noncePrefix = instanceId + ":" + keys.shard + ":";
         this.leaseArgument = Long.toString(leaseMillis);
@@ -258,17 +253,9 @@ final class DelayedConsumerLoop {
         claimAgain = false;
         String nonce = noncePrefix + (++nonceSequence);
         List<String> args = List.of(keys.messagePrefix, Integer.toString(max), leaseArgument, RECLAIM_ARGUMENT, nonce);
-        eval(DelayedScripts.CLAIM, keys.dueInflight, args).subscribe().with(
+        redis.eval(DelayedScripts.CLAIM, keys.dueInflight, args).subscribe().with(
                 response -> onContext(() -> claimed(response, max)),
                 failure -> onContext(() -> claimFailed(failure)));
-    }
-
-    /**
-     * Every call of the loop is bounded: a reply that never comes (a stalled connection) fails the call, so the loop
-     * never believes a claim, renewal or ack is still running when it is lost.
-     */
-    private Uni<Response> eval(LuaScript script, List<String> keys, List<String> args) {
-        return RedisDelayedQueue.bounded(redis.eval(script, keys, args), timeout);
     }
 
     private void claimFailed(Throwable failure) {
@@ -464,7 +451,7 @@ final class DelayedConsumerLoop {
         args.addAll(acks.subList(0, end));
         acks.subList(0, end).clear();
         ackInFlight = true;
-        eval(DelayedScripts.ACK, keys.inflightOnly, args).subscribe().with(
+        redis.eval(DelayedScripts.ACK, keys.inflightOnly, args).subscribe().with(
                 acked -> onContext(() -> {
                     ackFailures = 0;
                     ackInFlight = false;
@@ -505,7 +492,7 @@ final class DelayedConsumerLoop {
             args.add(Long.toString(leaseMillis));
             args.addAll(pairs.subList(from, Math.min(pairs.size(), from + chunk)));
             renewCalls++;
-            eval(DelayedScripts.RENEW, keys.inflightOnly, args).subscribe().with(
+            redis.eval(DelayedScripts.RENEW, keys.inflightOnly, args).subscribe().with(
                     renewed -> onContext(this::renewDone),
                     failure -> onContext(() -> {
                         LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
@@ -528,7 +515,7 @@ final class DelayedConsumerLoop {
     }
 
     private void sendNack(Claimed message, List<String> args, String reason, int attempt) {
-        eval(DelayedScripts.NACK, keys.dueInflightDead, args).subscribe().with(
+        redis.eval(DelayedScripts.NACK, keys.dueInflightDead, args).subscribe().with(
                 response -> onContext(() -> {
                     int outcome = response.get(0).toInteger();
                     if (outcome == 1) {

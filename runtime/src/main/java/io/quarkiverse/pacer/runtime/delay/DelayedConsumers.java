@@ -102,7 +102,7 @@ public class DelayedConsumers {
             return;
         }
         // Not awaited: startup does not wait for Redis, the warning comes when Redis answers.
-        new RedisEvictionPolicyCheck(redis, queue.timeout()).check().subscribe().with(policy -> {
+        new RedisEvictionPolicyCheck(redis).check().subscribe().with(policy -> {
         });
         if (!delayed.consumer().enabled()) {
             LOG.debugf("quarkus.pacer.delayed.consumer.enabled=false: this instance consumes no delay queue");
@@ -131,7 +131,7 @@ public class DelayedConsumers {
             for (DelayedKeys keys : queue.shards(definition.getQueue())) {
                 DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
                         queue.codec(), vertx, context, permits, maxAttempts, backoff, lease, delayed.batchSize(),
-                        queue.timeout(), instanceId, queue.metrics());
+                        instanceId, queue.metrics());
                 shards.add(loop);
                 byChannel.put(keys.wakeChannel, loop);
             }
@@ -224,9 +224,6 @@ public class DelayedConsumers {
         }
         if (delayed.shards() < 1 || delayed.shards() > 1024) {
             problems.add("quarkus.pacer.delayed.shards must be between 1 and 1024, was " + delayed.shards());
-        }
-        if (delayed.timeout().isNegative() || delayed.timeout().isZero()) {
-            problems.add("quarkus.pacer.delayed.timeout must be positive, was " + delayed.timeout());
         }
         if (delayed.shutdownTimeout().isNegative()) {
             problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -20,7 +19,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
-import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Response;
@@ -41,7 +39,6 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final ConcurrentHashMap<String, DelayedConsumerDefinition> consumers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Class<?>> payloadClasses = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
-    private final Duration timeout;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
@@ -51,23 +48,6 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         this.shards = Math.max(1, config.delayed().shards());
         this.mapper = mapper;
         this.metrics = metrics.isResolvable() ? metrics.get() : DelayedMetrics.NONE;
-        this.timeout = config.delayed().timeout();
-    }
-
-    /** How long one delay-queue call to Redis may take ({@code quarkus.pacer.delayed.timeout}). */
-    Duration timeout() {
-        return timeout;
-    }
-
-    /** Runs a delay-queue script, failing with a {@link TimeoutException} when Redis does not answer in time. */
-    Uni<Response> eval(LuaScript script, List<String> keys, List<String> args) {
-        return bounded(redis.eval(script, keys, args), timeout);
-    }
-
-    /** Bounds one Redis call: a reply that never comes must not leave a caller (or the consumer loop) waiting. */
-    static Uni<Response> bounded(Uni<Response> call, Duration timeout) {
-        return call.ifNoItem().after(timeout).failWith(() -> new TimeoutException(
-                "Redis did not answer a delay-queue call within " + timeout + " (quarkus.pacer.delayed.timeout)"));
     }
 
     DelayedMetrics metrics() {
@@ -202,7 +182,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        return eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
+        return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
@@ -214,7 +194,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
+        return redis.eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
                 .map(r -> r.toInteger() == 1);
     }
 
@@ -230,7 +210,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     /** {due, in flight, dead} counts of a queue, summed over its shards. */
     Uni<long[]> sizes(String queue) {
-        return eachShard(queue, k -> eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
+        return eachShard(queue, k -> redis.eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
                 .map(responses -> {
                     long[] counts = new long[3];
                     for (Response r : responses) {
@@ -247,7 +227,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         if (limit < 1 || limit > 1000) {
             throw new IllegalArgumentException("Dead letter limit must be between 1 and 1000: " + limit);
         }
-        return eachShard(queue, k -> eval(DelayedScripts.DEAD_LETTERS, k.deadOnly,
+        return eachShard(queue, k -> redis.eval(DelayedScripts.DEAD_LETTERS, k.deadOnly,
                 List.of(k.messagePrefix, Integer.toString(limit)))).map(responses -> {
                     List<DeadLetter> letters = new ArrayList<>();
                     for (Response r : responses) {
@@ -290,7 +270,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Response> replay(DelayedKeys k, String id, int limit, String cutoff) {
-        return eval(DelayedScripts.REPLAY, k.dueDead,
+        return redis.eval(DelayedScripts.REPLAY, k.dueDead,
                 List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel, cutoff));
     }
 
@@ -305,7 +285,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Long> purge(DelayedKeys k, String id, int limit) {
-        return eval(DelayedScripts.PURGE, k.deadOnly, List.of(k.messagePrefix, id, Integer.toString(limit)))
+        return redis.eval(DelayedScripts.PURGE, k.deadOnly, List.of(k.messagePrefix, id, Integer.toString(limit)))
                 .map(Response::toLong);
     }
 

@@ -1,7 +1,5 @@
 package io.quarkiverse.pacer.runtime.delay;
 
-import java.time.Duration;
-
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -21,11 +19,9 @@ public final class RedisEvictionPolicyCheck {
     static final String SAFE_POLICY = "noeviction";
 
     private final PacerRedis redis;
-    private final Duration timeout;
 
-    public RedisEvictionPolicyCheck(PacerRedis redis, Duration timeout) {
+    public RedisEvictionPolicyCheck(PacerRedis redis) {
         this.redis = redis;
-        this.timeout = timeout;
     }
 
     /**
@@ -35,11 +31,9 @@ public final class RedisEvictionPolicyCheck {
      * @return the policy, or {@code null} when it could not be read
      */
     public Uni<String> check() {
-        return RedisDelayedQueue.bounded(redis.send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory-policy")),
-                timeout)
+        return redis.send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory-policy"))
                 .map(RedisEvictionPolicyCheck::fromConfig)
-                .onFailure().recoverWithUni(refused -> RedisDelayedQueue.bounded(
-                        redis.send(Request.cmd(Command.INFO).arg("memory")), timeout)
+                .onFailure().recoverWithUni(refused -> redis.send(Request.cmd(Command.INFO).arg("memory"))
                         .map(RedisEvictionPolicyCheck::fromInfo))
                 .invoke(this::warnIfEvicting)
                 .onFailure().recoverWithItem(failure -> {

@@ -2,14 +2,26 @@ package io.quarkiverse.pacer.runtime.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InstanceHandle;
 import io.quarkus.redis.client.RedisClientName;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.netty.channel.EventLoopGroup;
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.core.impl.VertxInternal;
+import io.vertx.core.impl.VertxThread;
+import io.vertx.core.spi.transport.Transport;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -17,7 +29,13 @@ import io.vertx.redis.client.Response;
 
 /**
  * Pacer's single door to Redis: the Quarkus Redis client Pacer is configured to use
- * ({@code quarkus.pacer.redis-client-name}, else the default client), and script execution with {@code EVALSHA}.
+ * ({@code quarkus.pacer.redis-client-name}, else the default client), reached over Pacer's own long-lived, pipelined
+ * connections ({@link PipelinedConnection}, {@code quarkus.pacer.redis.*}).
+ * <p>
+ * Every request has a time budget counted from the moment it is written to Redis; it fails with
+ * {@link RedisTimeoutException} when Redis does not answer within it, with {@link RedisUnavailableException} when Redis
+ * cannot be reached, and with Redis's own error when Redis answers with one. Client-side load alone never fails a
+ * request.
  * <p>
  * Scripts run with {@code EVALSHA}; on {@code NOSCRIPT} (Redis restarted, failed over or ran {@code SCRIPT FLUSH}) the
  * same call is retried once with {@code EVAL}, which also caches the script again, so callers never see the error.
@@ -26,14 +44,22 @@ import io.vertx.redis.client.Response;
 public class PacerRedis {
 
     private final String clientName;
+    private final RedisTransportConfig transport;
+    private final Vertx vertx;
+    private final AtomicInteger next = new AtomicInteger();
     private volatile Redis redis;
+    private volatile PipelinedConnection[] connections;
+    private EventLoopGroup eventLoops;
 
-    PacerRedis(PacerBuildTimeConfig config) {
+    PacerRedis(PacerBuildTimeConfig config, PacerConfig runtimeConfig, Vertx vertx) {
         this.clientName = config.redisClientName().orElse(null);
+        this.transport = runtimeConfig.redis();
+        this.vertx = vertx;
     }
 
     /**
      * The bare Vert.x Redis client, resolved lazily so an application that never calls Pacer does not need Redis.
+     * For connections of their own (pub/sub); requests go through {@link #send(Request)}.
      */
     public Redis client() {
         Redis current = redis;
@@ -54,42 +80,104 @@ public class PacerRedis {
         return clientName == null ? "<default>" : clientName;
     }
 
-    /**
-     * Sends one command. The returned {@link Uni} is lazy: nothing is sent until subscription.
-     */
-    public Uni<Response> send(Request request) {
-        return Uni.createFrom().emitter(emitter -> client().send(request).onComplete(ar -> {
-            if (ar.succeeded()) {
-                emitter.complete(ar.result());
-            } else {
-                emitter.fail(ar.cause());
-            }
-        }));
+    /** The default time budget of a request ({@code quarkus.pacer.redis.timeout}). */
+    public Duration timeout() {
+        return transport.timeout();
     }
 
     /**
-     * Runs a script with {@code EVALSHA}, reloading it transparently on {@code NOSCRIPT}.
+     * Sends one command within the default time budget. The returned {@link Uni} is lazy: nothing is sent until
+     * subscription.
+     */
+    public Uni<Response> send(Request request) {
+        return send(request, transport.timeout());
+    }
+
+    /**
+     * Sends one command; it fails when Redis has not answered {@code budget} after the command was written.
+     */
+    public Uni<Response> send(Request request, Duration budget) {
+        long budgetNanos = budget.toNanos();
+        return Uni.createFrom().emitter(emitter -> {
+            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
+            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter, caller);
+            emitter.onTermination(pending::cancel);
+            connection().submit(pending);
+        });
+    }
+
+    /**
+     * Runs a script with {@code EVALSHA} within the default time budget, reloading it transparently on
+     * {@code NOSCRIPT}.
      *
      * @param script the script
      * @param keys the {@code KEYS} array
      * @param args the {@code ARGV} array
      */
     public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args) {
-        return send(scriptRequest(Command.EVALSHA, script.sha1(), keys, args))
-                .onFailure(PacerRedis::isNoScript)
-                .recoverWithUni(() -> send(scriptRequest(Command.EVAL, script.source(), keys, args)));
+        return eval(script, keys, args, transport.timeout());
     }
 
     /**
-     * Blocking form of {@link #eval(LuaScript, List, List)} for worker threads, bounded by {@code timeout}.
+     * Runs a script with {@code EVALSHA}, reloading it transparently on {@code NOSCRIPT}; each round trip has the
+     * time budget {@code budget}.
      */
-    public Response evalAndAwait(LuaScript script, List<String> keys, List<String> args, Duration timeout) {
-        return eval(script, keys, args).await().atMost(timeout);
+    public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget) {
+        return send(scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
+                .onFailure(PacerRedis::isNoScript)
+                .recoverWithUni(() -> send(scriptRequest(Command.EVAL, script.source(), keys, args), budget));
     }
 
     static boolean isNoScript(Throwable failure) {
         String message = failure.getMessage();
         return message != null && message.startsWith("NOSCRIPT");
+    }
+
+    private PipelinedConnection connection() {
+        PipelinedConnection[] current = connections;
+        if (current == null) {
+            current = openConnections();
+        }
+        return current.length == 1 ? current[0] : current[Math.floorMod(next.getAndIncrement(), current.length)];
+    }
+
+    private synchronized PipelinedConnection[] openConnections() {
+        PipelinedConnection[] current = connections;
+        if (current == null) {
+            int count = Math.max(1, transport.connections());
+            VertxInternal internal = (VertxInternal) vertx;
+            // Event-loop threads of Pacer's own, as Redis clients have: answers are read at once, never behind the
+            // application's HTTP requests on a shared event loop.
+            AtomicInteger threads = new AtomicInteger();
+            eventLoops = internal.transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP, count,
+                    task -> new VertxThread(task, "pacer-redis-" + threads.getAndIncrement(), false, 2,
+                            TimeUnit.SECONDS),
+                    50);
+            current = new PipelinedConnection[count];
+            for (int i = 0; i < count; i++) {
+                // A context per connection: its state lives on one event-loop thread, without locks.
+                ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
+                        PacerRedis.class.getClassLoader());
+                current[i] = new PipelinedConnection(context, this::client, Math.max(1, transport.maxInFlight()),
+                        Math.max(1, transport.maxQueued()));
+            }
+            connections = current;
+        }
+        return current;
+    }
+
+    @PreDestroy
+    void close() {
+        PipelinedConnection[] current = connections;
+        if (current != null) {
+            for (PipelinedConnection connection : current) {
+                connection.shutdown();
+            }
+        }
+        EventLoopGroup loops = eventLoops;
+        if (loops != null) {
+            loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
     }
 
     private static Request scriptRequest(Command command, String scriptOrSha, List<String> keys, List<String> args) {

@@ -10,9 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -26,6 +25,7 @@ import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.OnRedisFailure;
 import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.PolicyConfig;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.redis.RedisFailures;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
 import io.quarkus.arc.Arc;
@@ -33,10 +33,7 @@ import io.quarkus.arc.InstanceHandle;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -80,7 +77,10 @@ public class ThrottleEngine {
     private final boolean headersOnSuccess;
     private final String tokenPrefix;
     private final AtomicLong tokens = new AtomicLong();
-    private final AtomicBoolean redisHealthy = new AtomicBoolean(true);
+    private final RedisOutageLog outageLog;
+    private final LongAdder fallbackDecisions = new LongAdder();
+    /** The in-memory limiter of {@code on-redis-failure=local}, else {@code null}. */
+    private final LocalLimiter local;
     private final ConcurrentHashMap<Method, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ThrottleStack> singlePolicyStacks = new ConcurrentHashMap<>();
     private volatile Map<String, ThrottlePolicy> policies;
@@ -92,8 +92,15 @@ public class ThrottleEngine {
         this.config = config;
         this.definitions = definitions;
         this.timeout = config.throttle().timeout();
-        this.allowOnFailure = config.throttle().onRedisFailure() == OnRedisFailure.ALLOW;
         this.headersOnSuccess = config.throttle().headersOnSuccess();
+        OnRedisFailure onFailure = config.throttle().onRedisFailure();
+        this.allowOnFailure = onFailure == OnRedisFailure.ALLOW;
+        this.local = onFailure == OnRedisFailure.LOCAL ? new LocalLimiter(config.throttle().expectedInstances()) : null;
+        this.outageLog = new RedisOutageLog(LOG, redis.clientDisplayName(), switch (onFailure) {
+            case ALLOW -> "allowed";
+            case REJECT -> "rejected";
+            case LOCAL -> "decided in memory by each instance";
+        });
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
         this.tokenPrefix = HexFormat.of().formatHex(random) + ".";
@@ -112,7 +119,8 @@ public class ThrottleEngine {
      */
     private void warmUp() {
         try {
-            redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source())).await().atMost(WARM_UP_TIMEOUT);
+            redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT).await()
+                    .atMost(WARM_UP_TIMEOUT.multipliedBy(2));
         } catch (RuntimeException e) {
             LOG.warnf("Pacer could not load its throttling script into Redis (client %s) at startup: %s",
                     redis.clientDisplayName(), e.toString());
@@ -133,6 +141,11 @@ public class ThrottleEngine {
         return headersOnSuccess;
     }
 
+    /** Decisions (acquire, peek) made without Redis since startup, by {@code on-redis-failure}. */
+    public long fallbackDecisions() {
+        return fallbackDecisions.sum();
+    }
+
     void setObserver(ThrottleObserver observer) {
         this.observer = observer;
     }
@@ -143,35 +156,41 @@ public class ThrottleEngine {
     public Uni<ThrottleOutcome> decide(ThrottleStack stack, String key, int mode) {
         String token = stack.needsToken ? nextToken() : null;
         long start = System.nanoTime();
-        return redis.eval(script, stack.keys(key), stack.args(mode, token))
-                .ifNoItem().after(timeout).on(timer()).fail()
+        return evaluate(stack, key, mode, token)
+                .onFailure(RedisFailures::isDataError).recoverWithUni(failure -> repairAndRetry(stack, key, mode, token,
+                        failure))
                 .map(response -> succeeded(stack, key, token, response, start, mode))
-                .onFailure().recoverWithItem(failure -> failed(stack, key, token, failure, start, mode));
+                .onFailure(failure -> !(failure instanceof CorruptedThrottleStateException))
+                .recoverWithItem(failure -> failed(stack, key, token, failure, start, mode));
+    }
+
+    private Uni<Response> evaluate(ThrottleStack stack, String key, int mode, String token) {
+        return redis.eval(script, stack.keys(key), stack.args(mode, token), timeout);
     }
 
     /**
-     * The scheduler of the time budget: on an event loop, that event loop itself (arming and cancelling a timer there
-     * is a cheap queue operation, with no other thread woken), else Mutiny's default.
+     * The state of a key cannot be read by the script (a foreign value under Pacer's key, a wrong type): it carries no
+     * valid decision, so it is deleted and the decision made once more, never admitted by fallback.
      */
-    private static ScheduledExecutorService timer() {
-        Context context = Vertx.currentContext();
-        if (context instanceof ContextInternal internal && Context.isOnEventLoopThread()) {
-            return internal.nettyEventLoop();
-        }
-        return Infrastructure.getDefaultWorkerPool();
+    private Uni<Response> repairAndRetry(ThrottleStack stack, String key, int mode, String token, Throwable failure) {
+        List<String> keys = stack.keys(key);
+        LOG.warnf("Pacer deletes the throttling state under Redis key(s) %s: the script cannot read it (%s)", keys,
+                failure.getMessage());
+        return redis.eval(script, keys, stack.args(ThrottleStack.RESET, null), timeout)
+                .chain(() -> evaluate(stack, key, mode, token))
+                .onFailure(RedisFailures::isDataError).transform(again -> new CorruptedThrottleStateException(
+                        "Pacer cannot decide the call on Redis key(s) " + keys + ": the script fails on their state even"
+                                + " after deleting it (" + again.getMessage() + "); check what else writes under the"
+                                + " key prefix quarkus.pacer.key-prefix",
+                        again));
     }
 
-    /** Decides on a thread that may block (never an event-loop thread), for at most the time budget. */
+    /**
+     * Decides on a thread that may block (never an event-loop thread). Each round trip to Redis is bounded by the time
+     * budget (counted from the moment it is sent), so the wait is bounded too.
+     */
     public ThrottleOutcome decideBlocking(ThrottleStack stack, String key, int mode) {
-        String token = stack.needsToken ? nextToken() : null;
-        long start = System.nanoTime();
-        Response response;
-        try {
-            response = redis.eval(script, stack.keys(key), stack.args(mode, token)).await().atMost(timeout);
-        } catch (RuntimeException failure) {
-            return failed(stack, key, token, failure, start, mode);
-        }
-        return succeeded(stack, key, token, response, start, mode);
+        return decide(stack, key, mode).await().indefinitely();
     }
 
     /**
@@ -184,8 +203,15 @@ public class ThrottleEngine {
         if (!stack.holdsLeases || outcome.token() == null) {
             return;
         }
-        redis.eval(script, stack.keys(outcome.key()), stack.args(ThrottleStack.RELEASE, outcome.token()))
-                .ifNoItem().after(timeout).fail()
+        if (outcome.fallback() && local != null) {
+            local.release(stack, outcome.key(), outcome.token());
+        }
+        releaseInRedis(outcome);
+    }
+
+    private void releaseInRedis(ThrottleOutcome outcome) {
+        ThrottleStack stack = outcome.stack();
+        redis.eval(script, stack.keys(outcome.key()), stack.args(ThrottleStack.RELEASE, outcome.token()), timeout)
                 .subscribe().with(ignored -> {
                 }, failure -> LOG.debugf(failure,
                         "Could not release concurrency leases for key %s; they expire by themselves", outcome.key()));
@@ -193,8 +219,7 @@ public class ThrottleEngine {
 
     /** Deletes the state of every policy of the stack for a key. */
     public Uni<Void> reset(ThrottleStack stack, String key) {
-        return redis.eval(script, stack.keys(key), stack.args(ThrottleStack.RESET, null))
-                .ifNoItem().after(timeout).fail()
+        return redis.eval(script, stack.keys(key), stack.args(ThrottleStack.RESET, null), timeout)
                 .replaceWithVoid();
     }
 
@@ -205,8 +230,8 @@ public class ThrottleEngine {
         for (int i = 0; i < values.length; i++) {
             values[i] = response.get(i + 1).toLong();
         }
-        if (!redisHealthy.get() && redisHealthy.compareAndSet(false, true)) {
-            LOG.infof("Pacer throttling reaches Redis again (client %s)", redis.clientDisplayName());
+        if (outageLog.succeeded() && local != null) {
+            local.clear();
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
@@ -218,25 +243,31 @@ public class ThrottleEngine {
 
     private ThrottleOutcome failed(ThrottleStack stack, String key, String token, Throwable failure, long start,
             int mode) {
-        if (redisHealthy.compareAndSet(true, false)) {
-            LOG.warnf("Pacer throttling cannot reach Redis (client %s) within %s: %s; calls are %s until it recovers",
-                    redis.clientDisplayName(), timeout, failure.toString(),
-                    allowOnFailure ? "allowed" : "rejected");
-        } else {
-            LOG.debugf("Throttle decision failed: %s", failure);
-        }
+        outageLog.failed(failure);
+        fallbackDecisions.increment();
         int size = stack.policies.length;
-        long[] values = new long[4 * size];
-        for (int i = 0; i < size; i++) {
-            values[4 * i] = allowOnFailure ? 1 : 0;
-            values[4 * i + 2] = allowOnFailure ? 0 : FALLBACK_RETRY_MICROS;
+        long[] values;
+        boolean allowed;
+        if (local != null) {
+            values = local.decide(stack, key, token == null ? "" : token, mode == ThrottleStack.ACQUIRE);
+            allowed = true;
+            for (int i = 0; i < size; i++) {
+                allowed &= values[4 * i] == 1 || stack.policies[i].shadow;
+            }
+        } else {
+            values = new long[4 * size];
+            for (int i = 0; i < size; i++) {
+                values[4 * i] = allowOnFailure ? 1 : 0;
+                values[4 * i + 2] = allowOnFailure ? 0 : FALLBACK_RETRY_MICROS;
+            }
+            allowed = allowOnFailure;
         }
-        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowOnFailure, values, true);
+        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowed, values, true);
         if (mode == ThrottleStack.ACQUIRE) {
             observer.decided(outcome, System.nanoTime() - start);
-            if (!allowOnFailure) {
+            if (!allowed && stack.holdsLeases && token != null) {
                 // The call will not run, but the acquire may have taken leases in Redis after all.
-                release(outcome);
+                releaseInRedis(outcome);
             }
         }
         return outcome;

@@ -1,0 +1,96 @@
+package io.quarkiverse.pacer.it.instances;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+
+/**
+ * One instance of the packaged demo application ({@code target/quarkus-app/quarkus-run.jar}) in a JVM of its own, in
+ * prod mode with Quarkus's default settings, pointed at the test's Redis.
+ */
+final class AppInstance implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private final int port = RedisServerProcess.freePort();
+    private final Process process;
+    private final Path log;
+
+    AppInstance(String name, String redisUri, String... extraProperties) throws IOException {
+        Path jar = Path.of(System.getProperty("pacer.it.app-jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("Run the package phase first: " + jar.toAbsolutePath() + " is missing");
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.redis.hosts=" + redisUri));
+        for (String property : extraProperties) {
+            command.add("-D" + property);
+        }
+        command.addAll(List.of("-jar", jar.toString()));
+        log = Files.createTempFile("pacer-it-" + name, ".log");
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> status("GET", "/q/health/ready") == 200);
+    }
+
+    URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    int status(String method, String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody())
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    String get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    String post(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The sum of {@code pacer_throttle_decisions_total} with outcome {@code fallback}, over all policies. */
+    double fallbackDecisions() throws IOException, InterruptedException {
+        double sum = 0;
+        for (String line : get("/q/metrics").split("\n")) {
+            if (line.startsWith("pacer_throttle_decisions_total{") && line.contains("outcome=\"fallback\"")) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    String log() throws IOException {
+        return Files.readString(log);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.quarkiverse.pacer.runtime.config;
+
+import java.time.Duration;
+
+import io.smallrye.config.WithDefault;
+
+/**
+ * Pacer's own connections to Redis ({@code quarkus.pacer.redis.*}).
+ * <p>
+ * Pacer does not borrow a pooled connection per request: it holds a few long-lived connections of the configured Redis
+ * client and pipelines many requests on each, so its throughput and correctness do not depend on the application's
+ * {@code quarkus.redis.max-pool-size} and {@code max-pool-waiting}.
+ */
+public interface RedisTransportConfig {
+
+    /**
+     * How many long-lived connections Pacer holds (each taken once from the configured client's pool and kept). One
+     * connection carries tens of thousands of requests per second; more help only when one event-loop thread is the
+     * bottleneck. Delay-queue consumers hold one more connection, for wake-up notifications.
+     */
+    @WithDefault("1")
+    int connections();
+
+    /**
+     * Requests written to one connection and not yet answered, at most. Keep it below the Redis client's
+     * {@code quarkus.redis.max-waiting-handlers} (2048 by default).
+     */
+    @WithDefault("1024")
+    int maxInFlight();
+
+    /**
+     * Requests waiting for room in the pipeline of one connection, at most. Beyond that a request fails at once with
+     * an error saying so (for a throttle decision: {@code on-redis-failure} applies); under any realistic load the
+     * queue drains in milliseconds.
+     */
+    @WithDefault("100000")
+    int maxQueued();
+
+    /**
+     * The time budget of Pacer's Redis calls other than throttle decisions (which use
+     * {@code quarkus.pacer.throttle.timeout}): delay-queue operations, claims, acknowledgements. A call fails when
+     * Redis stays silent for this long (or there is no connection), or after four budgets in all.
+     */
+    @WithDefault("5s")
+    Duration timeout();
+}

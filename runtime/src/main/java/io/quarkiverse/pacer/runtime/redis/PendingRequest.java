@@ -1,0 +1,117 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Context;
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * One request on its way through a {@link PipelinedConnection}: its time budget, its timer, and the caller to answer.
+ * Mutated only on the connection's context, except {@link #cancel()}, which only sets a flag.
+ */
+final class PendingRequest {
+
+    private final Request request;
+    private final long budgetNanos;
+    private final UniEmitter<? super Response> emitter;
+    /** The caller's event-loop context, answered on its own thread; {@code null} for callers that may block. */
+    private final Context callerContext;
+    private final long submittedNanos = System.nanoTime();
+    private volatile boolean done;
+    private boolean written;
+    private long timerId = -1;
+    private long timerDueNanos;
+    private ContextInternal context;
+
+    PendingRequest(Request request, long budgetNanos, UniEmitter<? super Response> emitter, Context callerContext) {
+        this.request = request;
+        this.budgetNanos = budgetNanos;
+        this.emitter = emitter;
+        this.callerContext = callerContext;
+    }
+
+    Request request() {
+        return request;
+    }
+
+    long budgetNanos() {
+        return budgetNanos;
+    }
+
+    long budgetMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(budgetNanos);
+    }
+
+    boolean isDone() {
+        return done;
+    }
+
+    boolean isWritten() {
+        return written;
+    }
+
+    /** When the current timer was due to fire. */
+    long timerDueNanos() {
+        return timerDueNanos;
+    }
+
+    long submittedNanos() {
+        return submittedNanos;
+    }
+
+    void written() {
+        written = true;
+    }
+
+    /** The subscriber went away: nothing is answered, and a request still queued is skipped. */
+    void cancel() {
+        done = true;
+    }
+
+    void armTimer(ContextInternal context, Consumer<PendingRequest> onTimeout) {
+        this.context = context;
+        rearm(context, budgetNanos, onTimeout);
+    }
+
+    void rearm(ContextInternal context, long delayNanos, Consumer<PendingRequest> onTimeout) {
+        long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos + 999_999));
+        timerDueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        timerId = context.setTimer(millis, id -> onTimeout.accept(this));
+    }
+
+    void complete(Response response) {
+        if (finish()) {
+            if (callerContext != null) {
+                callerContext.runOnContext(ignored -> emitter.complete(response));
+            } else {
+                emitter.complete(response);
+            }
+        }
+    }
+
+    void fail(Throwable failure) {
+        if (finish()) {
+            if (callerContext != null) {
+                callerContext.runOnContext(ignored -> emitter.fail(failure));
+            } else {
+                emitter.fail(failure);
+            }
+        }
+    }
+
+    private boolean finish() {
+        if (done) {
+            return false;
+        }
+        done = true;
+        if (timerId >= 0 && context != null) {
+            context.owner().cancelTimer(timerId);
+            timerId = -1;
+        }
+        return true;
+    }
+}

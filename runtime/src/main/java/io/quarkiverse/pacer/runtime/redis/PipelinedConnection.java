@@ -1,0 +1,275 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.jboss.logging.Logger;
+
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Response;
+
+/**
+ * One long-lived connection of the configured Quarkus Redis client, with many requests in flight at once (pipelining).
+ * <p>
+ * All state is confined to one Vert.x event-loop context, so there are no locks: callers on other threads hand their
+ * request over with one task. Requests beyond {@code maxInFlight} wait in a bounded local queue; a request's time budget
+ * is a bound on Redis's silence, not on the caller's wait: a request fails when Redis answered nothing on the connection
+ * for a whole budget (or there is no connection), so callers queued behind others under load are not mistaken for a
+ * slow Redis; a hard cap of {@link #HARD_CAP_BUDGETS} budgets bounds every wait regardless.
+ * <p>
+ * A dropped connection fails the requests written on it and is reopened at once; when reopening fails, requests fail
+ * fast until the next attempt, which is spaced by an exponential backoff (capped at {@link #MAX_BACKOFF_MILLIS}).
+ */
+final class PipelinedConnection {
+
+    private static final Logger LOG = Logger.getLogger(PipelinedConnection.class);
+
+    static final long MIN_BACKOFF_MILLIS = 50;
+    static final long MAX_BACKOFF_MILLIS = 2_000;
+    /** No answer at all for this long while requests are in flight: the connection is given up and reopened. */
+    static final long STALL_NANOS = 10_000_000_000L;
+    /** However Redis progresses, a request fails after this many of its budgets. */
+    static final int HARD_CAP_BUDGETS = 4;
+
+    private enum State {
+        /** No connection and no attempt under way: the next request opens one. */
+        CLOSED,
+        CONNECTING,
+        CONNECTED,
+        /** The last attempt failed: requests fail fast until {@link #retryAtNanos}. */
+        DOWN,
+        /** The application is stopping. */
+        SHUT_DOWN
+    }
+
+    private final ContextInternal context;
+    private final Supplier<Redis> client;
+    private final int maxInFlight;
+    private final int maxQueued;
+
+    private final ArrayDeque<PendingRequest> queued = new ArrayDeque<>();
+    private final ArrayDeque<PendingRequest> written = new ArrayDeque<>();
+    private State state = State.CLOSED;
+    private RedisConnection connection;
+    private Throwable lastFailure;
+    private long retryAtNanos;
+    private long backoffMillis = MIN_BACKOFF_MILLIS;
+    /** When Redis last answered anything on this connection (or the connection opened). */
+    private long progressNanos = System.nanoTime();
+
+    PipelinedConnection(ContextInternal context, Supplier<Redis> client, int maxInFlight, int maxQueued) {
+        this.context = context;
+        this.client = client;
+        this.maxInFlight = maxInFlight;
+        this.maxQueued = maxQueued;
+    }
+
+    /** Hands a request over from any thread. */
+    void submit(PendingRequest request) {
+        if (context.isRunningOnContext()) {
+            accept(request);
+        } else {
+            // runOnContext makes this context current, so Vert.x callbacks and timers stay on its thread.
+            context.runOnContext(ignored -> accept(request));
+        }
+    }
+
+    /** Closes the connection for good; requests still waiting fail. */
+    void shutdown() {
+        context.runOnContext(ignored -> {
+            state = State.SHUT_DOWN;
+            failAll(queued, new RedisUnavailableException("Pacer is shutting down"));
+            failAll(written, new RedisUnavailableException("Pacer is shutting down"));
+            closeConnection();
+        });
+    }
+
+    // ---- everything below runs on the context
+
+    private void accept(PendingRequest request) {
+        switch (state) {
+            case SHUT_DOWN:
+                request.fail(new RedisUnavailableException("Pacer is shutting down"));
+                return;
+            case DOWN:
+                if (System.nanoTime() - retryAtNanos < 0) {
+                    request.fail(unreachable());
+                    return;
+                }
+                state = State.CLOSED;
+                break;
+            default:
+                break;
+        }
+        if (queued.size() >= maxQueued) {
+            request.fail(new RedisOverloadedException("Pacer's Redis request queue is full (" + maxQueued
+                    + " requests waiting for an answer from Redis); raise quarkus.pacer.redis.max-queued or add"
+                    + " quarkus.pacer.redis.connections if Redis itself has capacity left"));
+            return;
+        }
+        request.armTimer(context, this::timedOut);
+        queued.add(request);
+        if (state == State.CLOSED) {
+            open();
+        } else if (state == State.CONNECTED) {
+            drain();
+        }
+    }
+
+    private void open() {
+        state = State.CONNECTING;
+        client.get().connect().onComplete(ar -> {
+            if (state == State.SHUT_DOWN) {
+                if (ar.succeeded()) {
+                    ar.result().close();
+                }
+                return;
+            }
+            if (ar.failed()) {
+                connectFailed(ar.cause());
+                return;
+            }
+            RedisConnection opened = ar.result();
+            connection = opened;
+            state = State.CONNECTED;
+            backoffMillis = MIN_BACKOFF_MILLIS;
+            progressNanos = System.nanoTime();
+            opened.exceptionHandler(failure -> dropped(opened, failure));
+            opened.endHandler(ignored -> dropped(opened, new RedisUnavailableException("the connection was closed")));
+            drain();
+        });
+    }
+
+    private void connectFailed(Throwable cause) {
+        lastFailure = cause;
+        state = State.DOWN;
+        retryAtNanos = System.nanoTime() + backoffMillis * 1_000_000;
+        LOG.debugf("Pacer cannot connect to Redis, next attempt in %d ms: %s", backoffMillis, cause);
+        backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
+        failAll(queued, unreachable());
+    }
+
+    private void dropped(RedisConnection which, Throwable cause) {
+        if (connection != which) {
+            return;
+        }
+        LOG.debugf("Pacer's Redis connection dropped: %s", cause);
+        closeConnection();
+        lastFailure = cause;
+        failAll(written, new RedisUnavailableException("the connection to Redis was lost: " + cause.getMessage(), cause));
+        if (state != State.SHUT_DOWN) {
+            state = State.CLOSED;
+            if (!queued.isEmpty()) {
+                open();
+            }
+        }
+    }
+
+    private void closeConnection() {
+        RedisConnection current = connection;
+        connection = null;
+        if (current != null) {
+            current.exceptionHandler(null);
+            current.endHandler(null);
+            current.close();
+        }
+    }
+
+    /** Writes queued requests while the pipeline has room. */
+    private void drain() {
+        RedisConnection current = connection;
+        while (state == State.CONNECTED && written.size() < maxInFlight && !queued.isEmpty()) {
+            PendingRequest request = queued.poll();
+            if (request.isDone()) {
+                continue;
+            }
+            if (current.pendingQueueFull()) {
+                // The client's own limit (quarkus.redis.max-waiting-handlers) is lower than ours: wait for answers.
+                queued.addFirst(request);
+                return;
+            }
+            if (written.isEmpty()) {
+                // Nothing was outstanding: the wait for Redis's next answer starts now.
+                progressNanos = System.nanoTime();
+            }
+            written.add(request);
+            request.written();
+            current.send(request.request()).onComplete(ar -> answered(current, request, ar.succeeded() ? ar.result()
+                    : null, ar.cause()));
+        }
+    }
+
+    private void answered(RedisConnection on, PendingRequest request, Response response, Throwable failure) {
+        if (on != connection) {
+            // A late answer on a connection already dropped (its requests were failed then).
+            request.fail(failure != null ? failure : new RedisUnavailableException("the connection to Redis was lost"));
+            return;
+        }
+        progressNanos = System.nanoTime();
+        written.remove(request);
+        if (failure == null) {
+            request.complete(response);
+        } else {
+            request.fail(failure);
+        }
+        drain();
+    }
+
+    /**
+     * A request's timer fired: fail it only when Redis is at fault. Redis is at fault when it answered nothing on this
+     * connection for a whole budget while requests were outstanding, when there is no connection, or when the request
+     * has waited {@link #HARD_CAP_BUDGETS} budgets in all; a request that only waits behind others while answers keep
+     * coming is given more time, so client-side load is never reported as an outage.
+     */
+    private void timedOut(PendingRequest request) {
+        if (request.isDone()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long budget = request.budgetNanos();
+        long waited = now - request.submittedNanos();
+        RedisTimeoutException failure = null;
+        // A timer firing late means this JVM did not get the CPU: answers may be waiting unread, so Redis gets time.
+        boolean starved = now - request.timerDueNanos() > budget / 4;
+        if (waited >= HARD_CAP_BUDGETS * budget) {
+            failure = new RedisTimeoutException("Redis answered too slowly: no answer after "
+                    + TimeUnit.NANOSECONDS.toMillis(waited) + " ms");
+        } else if (state != State.CONNECTED) {
+            failure = new RedisTimeoutException("no connection to Redis within " + request.budgetMillis() + " ms");
+        } else if (!starved && !written.isEmpty() && now - progressNanos >= budget) {
+            failure = new RedisTimeoutException("Redis answered nothing for " + request.budgetMillis() + " ms ("
+                    + written.size() + " requests in flight, " + queued.size() + " queued, this one waited "
+                    + TimeUnit.NANOSECONDS.toMillis(waited) + " ms, its timer fired "
+                    + TimeUnit.NANOSECONDS.toMillis(now - request.timerDueNanos()) + " ms late)");
+        }
+        if (failure == null) {
+            long stallIn = written.isEmpty() ? budget : starved ? budget / 4 : progressNanos + budget - now;
+            request.rearm(context, Math.max(1_000_000, Math.min(stallIn, HARD_CAP_BUDGETS * budget - waited)),
+                    this::timedOut);
+            return;
+        }
+        if (!request.isWritten()) {
+            queued.remove(request);
+        }
+        request.fail(failure);
+        if (now - progressNanos > STALL_NANOS && !written.isEmpty() && connection != null) {
+            // Nothing came back for long (a half-open TCP connection, say): open a fresh one.
+            dropped(connection, new RedisTimeoutException("no answer from Redis for "
+                    + TimeUnit.NANOSECONDS.toSeconds(STALL_NANOS) + " s"));
+        }
+    }
+
+    private RedisUnavailableException unreachable() {
+        return new RedisUnavailableException("Redis is unreachable: " + lastFailure, lastFailure);
+    }
+
+    private static void failAll(ArrayDeque<PendingRequest> requests, Throwable failure) {
+        PendingRequest request;
+        while ((request = requests.poll()) != null) {
+            request.fail(failure);
+        }
+    }
+}
