@@ -46,6 +46,12 @@ final class RestartableRedis {
                 RestartableRedis redis = new RestartableRedis(freePort(),
                         Files.createTempDirectory("pacer-restartable-redis"), new AtomicReference<>());
                 redis.start();
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    Process running = redis.process.get();
+                    if (running != null) {
+                        running.destroyForcibly();
+                    }
+                }));
                 System.getProperties().put(holder, new Object[] { redis.port, redis.dir, redis.process });
                 return redis;
             } catch (IOException e) {
@@ -70,7 +76,10 @@ final class RestartableRedis {
     }
 
     synchronized void stop() throws InterruptedException {
-        Process running = process.get();
+        Process running = process.getAndSet(null);
+        if (running == null) {
+            return;
+        }
         running.destroyForcibly();
         running.waitFor(20, TimeUnit.SECONDS);
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !answers());

@@ -41,6 +41,15 @@ abstract class ThrottleRedisRestartScenario {
 
     @Test
     void fallsBackWhileRedisIsDownAndResumesExactly() throws Exception {
+        try {
+            scenario();
+        } finally {
+            // The test's own server: nothing is left running for the tests after it.
+            redis().stop();
+        }
+    }
+
+    private void scenario() throws Exception {
         assertExactLimit("before");
         assertThat(engine.fallbackDecisions()).isZero();
 
