@@ -10,7 +10,6 @@ import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Response;
-import io.vertx.redis.client.impl.PooledRedisConnection;
 
 /**
  * One long-lived connection of the configured Quarkus Redis client, with many requests in flight at once (pipelining).
@@ -257,13 +256,8 @@ final class PipelinedConnection {
         }
         request.fail(failure);
         if (now - progressNanos > STALL_NANOS && !written.isEmpty() && connection != null) {
-            // Nothing came back for long (a half-open TCP connection, say): open a fresh one. The stalled socket is
-            // closed for good first; merely handing it back to the client's pool would get it back on reconnect.
-            RedisConnection stalled = connection;
-            if (stalled instanceof PooledRedisConnection pooled) {
-                pooled.actual().forceClose();
-            }
-            dropped(stalled, new RedisTimeoutException("no answer from Redis for "
+            // Nothing came back for long (a half-open TCP connection, say): open a fresh one.
+            dropped(connection, new RedisTimeoutException("no answer from Redis for "
                     + TimeUnit.NANOSECONDS.toSeconds(STALL_NANOS) + " s"));
         }
     }
