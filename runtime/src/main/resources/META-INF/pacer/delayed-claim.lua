@@ -13,16 +13,22 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local prefix = ARGV[1]
 
+-- A message whose hash is not here while its id is can only be in a slot that Redis Cluster is moving (MIGRATE moves
+-- keys one by one): it is looked at again a second later, when the whole slot has arrived, instead of being dropped.
+local MOVING_RETRY = 1000
+
 -- A lease that expired belongs to a consumer that died or stalled: the message is due again, at its old due time.
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[4]))
 for _, id in ipairs(expired) do
-    redis.call('ZREM', KEYS[2], id)
     local key = prefix .. id
     local due = redis.call('HGET', key, 'd')
     if due then
+        redis.call('ZREM', KEYS[2], id)
         redis.call('HDEL', key, 't')
         redis.call('HINCRBY', key, 'r', 1)
         redis.call('ZADD', KEYS[1], due, id)
+    else
+        redis.call('ZADD', KEYS[2], now + MOVING_RETRY, id)
     end
 end
 
@@ -30,10 +36,12 @@ local out = {now, -1, #expired}
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local deadline = now + tonumber(ARGV[3])
 for i, id in ipairs(ids) do
-    redis.call('ZREM', KEYS[1], id)
     local key = prefix .. id
     local m = redis.call('HMGET', key, 'p', 'e', 'a', 'r', 'd')
-    if m[1] then
+    if not m[1] then
+        redis.call('ZADD', KEYS[1], now + MOVING_RETRY, id)
+    else
+        redis.call('ZREM', KEYS[1], id)
         local token = ARGV[5] .. ':' .. i
         redis.call('HSET', key, 't', token)
         redis.call('ZADD', KEYS[2], deadline, id)

@@ -9,9 +9,9 @@
 -- as it is (reported when nothing is taken: a peek, or a call another policy rejected), then up to three values
 -- handed to commit.
 --
--- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<policy>:<key>}; an algorithm appends its own suffix
---       (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc"), so every key of a (policy, key)
---       pair sits in the hash slot of its {...} tag.
+-- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<tag>}<policy> (see ThrottleKeyLayout: the tag is the call's
+--       key, or \g<group> for the global key, so all KEYS of one call share one hash slot); an algorithm appends its
+--       own suffix (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc") to its base key.
 -- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state)
 -- ARGV[2]: a token unique to this call (names SLIDING_LOG entries and CONCURRENCY leases)
 -- ARGV[3 + 6 * (i - 1) ...]: for policy i: algorithm code (1 FIXED_WINDOW, 2 SLIDING_WINDOW, 3 SLIDING_LOG,

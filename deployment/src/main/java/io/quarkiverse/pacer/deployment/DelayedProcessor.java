@@ -32,6 +32,7 @@ import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.delay.DelayedRecorder;
 import io.quarkiverse.pacer.runtime.delay.MicrometerDelayedMetrics;
+import io.quarkiverse.pacer.runtime.delay.UnconsumedQueues;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
 import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.ReturnKind;
@@ -79,7 +80,8 @@ class DelayedProcessor {
     @BuildStep
     AdditionalBeanBuildItem registerDelayedBeans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(RedisDelayedQueue.class, BlockingDelayedQueue.class, DelayedConsumers.class)
+                .addBeanClasses(RedisDelayedQueue.class, BlockingDelayedQueue.class, DelayedConsumers.class,
+                        UnconsumedQueues.class)
                 .setUnremovable()
                 .build();
     }

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig.Topology;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -55,7 +56,8 @@ class PacerDevServicesProcessor {
             LOG.debugf("Pacer Dev Services not started: Dev Services for Redis client %s are disabled", clientName);
             return;
         }
-        if (dockerStatus.isContainerRuntimeAvailable()) {
+        Topology topology = pacerConfig.devservices().topology();
+        if (topology == Topology.STANDALONE && dockerStatus.isContainerRuntimeAvailable()) {
             // The Redis client's own Dev Services start a container; nothing to do.
             return;
         }
@@ -72,6 +74,10 @@ class PacerDevServicesProcessor {
                     clientName, hostsProperty, command, hostsProperty));
         }
 
+        if (topology != Topology.STANDALONE) {
+            devServices.produce(LocalRedisTopologies.devService(topology, clientName, executable.get()));
+            return;
+        }
         devServices.produce(DevServicesResultBuildItem.<LocalRedisServer> owned()
                 .feature(PacerProcessor.FEATURE)
                 .serviceName(clientName)

@@ -7,14 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
+import io.quarkiverse.pacer.runtime.devui.PacerJsonRpcService;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 
 /**
- * The Dev UI card: the application's throttle policies and delay queues, as found at build time.
+ * The Dev UI card: a throttling page and a delay-queue page (web components under {@code dev-ui/}) that read live
+ * state and act through {@link PacerJsonRpcService}; the build-time lists stay available as card data.
  */
 class PacerDevUiProcessor {
 
@@ -26,28 +29,22 @@ class PacerDevUiProcessor {
         CardPageBuildItem card = new CardPageBuildItem();
         card.addBuildTimeData(POLICIES, policies(throttled), "The @Throttled policies of the application");
         card.addBuildTimeData(QUEUES, queues(delayed), "The @Delayed queues of the application and their consumers");
-        card.addPage(Page.tableDataPageBuilder("Throttle policies")
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Throttling")
                 .icon("font-awesome-solid:gauge-high")
-                .buildTimeDataKey(POLICIES)
-                .showColumn("name")
-                .showColumn("algorithm")
-                .showColumn("limit")
-                .showColumn("window")
-                .showColumn("burst")
-                .showColumn("shadow")
-                .showColumn("declaredOn")
+                .componentLink("qwc-pacer-throttling.js")
                 .staticLabel(String.valueOf(throttled.getPolicies().size())));
-        card.addPage(Page.tableDataPageBuilder("Delay queues")
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Delay queues")
                 .icon("font-awesome-solid:clock")
-                .buildTimeDataKey(QUEUES)
-                .showColumn("queue")
-                .showColumn("consumer")
-                .showColumn("concurrency")
-                .showColumn("maxAttempts")
-                .showColumn("backoff")
-                .showColumn("lease")
+                .componentLink("qwc-pacer-delay-queues.js")
                 .staticLabel(String.valueOf(delayed.size())));
         return card;
+    }
+
+    @BuildStep(onlyIf = IsDevelopment.class)
+    JsonRPCProvidersBuildItem registerJsonRpcService() {
+        return new JsonRPCProvidersBuildItem(PacerJsonRpcService.class);
     }
 
     private static List<Map<String, Object>> policies(ThrottledMethodsBuildItem throttled) {

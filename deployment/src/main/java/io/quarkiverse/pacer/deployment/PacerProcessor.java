@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.deployment;
 
+import io.quarkiverse.pacer.runtime.PacerStartupSummary;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfigValidation;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
@@ -35,6 +36,11 @@ class PacerProcessor {
     AdditionalBeanBuildItem registerRedisAccess() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(PacerRedis.class, PacerConfigValidation.class)
                 .setUnremovable().build();
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem registerStartupSummary() {
+        return AdditionalBeanBuildItem.unremovableOf(PacerStartupSummary.class);
     }
 
     @BuildStep

@@ -61,7 +61,7 @@ abstract class CountingAlgorithmExactUnderConcurrency {
             assertThat(ATTEMPTS).isGreaterThanOrEqualTo(4 * LIMIT);
             assertThat(admitted).isEqualTo(LIMIT);
             List<String> keys = second.throttleKeys();
-            assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).startsWith("pacer:t:{" + policy() + ":}"));
+            assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).startsWith(SecondInstance.globalKey(policy()) + ":"));
             assertThat(keys).allSatisfy(key -> assertThat(second.pttl(key)).as("PTTL of %s", key).isPositive());
         }
     }

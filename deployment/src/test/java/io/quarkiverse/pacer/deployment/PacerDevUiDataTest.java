@@ -14,7 +14,7 @@ import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusDevModeTest;
 
 /**
- * In dev mode the Dev UI card lists the application's throttle policies and delay queues.
+ * In dev mode the Dev UI card lists the application's throttle policies and delay queues, and serves its two pages.
  */
 class PacerDevUiDataTest {
 
@@ -23,7 +23,7 @@ class PacerDevUiDataTest {
             .withApplicationRoot(jar -> jar.addClasses(Api.class, Reminders.class));
 
     @Test
-    void cardDataListsPoliciesAndQueues() {
+    void cardDataListsPoliciesAndQueuesAndServesPages() {
         given().when().get("/q/dev-ui/quarkus-pacer-data.js")
                 .then().statusCode(200)
                 .body(containsString("export const policies = [{\"name\":\"dev-ui-policy\",\"algorithm\":\"SLIDING_LOG\","
@@ -31,6 +31,17 @@ class PacerDevUiDataTest {
                         + "\"declaredOn\":\"" + Api.class.getName() + "#call()\"}]"))
                 .body(containsString("export const queues = [{\"queue\":\"dev-ui-queue\",\"consumer\":\""
                         + Reminders.class.getName() + "#remind\""));
+        pagesAreServed();
+    }
+
+    /** One test method only: each method of a dev-mode test starts the application, and its Redis, again. */
+    private static void pagesAreServed() {
+        given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-throttling.js")
+                .then().statusCode(200)
+                .body(containsString("customElements.define('qwc-pacer-throttling', QwcPacerThrottling)"));
+        given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-delay-queues.js")
+                .then().statusCode(200)
+                .body(containsString("customElements.define('qwc-pacer-delay-queues', QwcPacerDelayQueues)"));
     }
 
     @ApplicationScoped

@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -22,17 +26,47 @@ final class SecondInstance implements AutoCloseable {
 
     private final Redis client;
     private final String sha;
+    /** The script's source, to load it on a node that answers NOSCRIPT; {@code null}: the server has it. */
+    private final String source;
     private int tokens;
+    private volatile RedisConnection connection;
 
     SecondInstance(Vertx vertx, int port, String scriptSha) {
-        this.client = Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://localhost:" + port)
-                .setMaxPoolSize(8).setMaxPoolWaiting(256));
-        this.sha = scriptSha;
+        this(Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://localhost:" + port)
+                .setMaxPoolSize(8).setMaxPoolWaiting(256)), scriptSha, null);
     }
 
-    /** Base key of a policy for the global key, as Pacer forms it with the default prefix. */
+    private SecondInstance(Redis client, String sha, String source) {
+        this.client = client;
+        this.sha = sha;
+        this.source = source;
+    }
+
+    /** A second instance on a Redis Cluster, given {@code quarkus.redis.hosts}, loading the script per node. */
+    static SecondInstance onCluster(Vertx vertx, String hosts, LuaScript script) {
+        RedisOptions options = new RedisOptions().setType(RedisClientType.CLUSTER).setMaxPoolSize(8)
+                .setMaxPoolWaiting(256);
+        for (String host : hosts.split(",")) {
+            options.addConnectionString(host.trim());
+        }
+        SecondInstance instance = new SecondInstance(Redis.createClient(vertx, options), script.sha1(),
+                script.source());
+        // One long-lived, pipelined cluster connection (as Pacer keeps), not a pooled connection per request.
+        instance.connection = await(instance.client.connect());
+        return instance;
+    }
+
+    private static <T> T await(io.vertx.core.Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Base key of a policy for the global key, as Pacer forms it with the default prefix (not stacked globally). */
     static String globalKey(String policy) {
-        return "pacer:t:{" + policy + ":}";
+        return ThrottleKeyLayout.baseKey("pacer", policy, "", policy);
     }
 
     /**
@@ -47,22 +81,37 @@ final class SecondInstance implements AutoCloseable {
 
     Response eval(List<String> keys, String mode, String token, int code, int limit, Duration window, int burst,
             int cost) {
-        Request request = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
-        keys.forEach(request::arg);
-        request.arg(mode).arg(token);
+        List<Object> arguments = new ArrayList<>(keys);
+        arguments.add(mode);
+        arguments.add(token);
         for (int i = 0; i < keys.size(); i++) {
-            request.arg(code).arg(limit).arg(window.toNanos() / 1000).arg(burst).arg(cost).arg(0);
+            arguments.addAll(List.of(code, limit, window.toNanos() / 1000, burst, cost, 0));
         }
-        return send(request);
+        return eval(keys.size(), arguments);
+    }
+
+    /** EVALSHA; on a node without the script (a cluster node Pacer never used), EVAL, which also caches it. */
+    Response eval(int keyCount, List<Object> keysThenArgs) {
+        try {
+            return send(scriptRequest(Command.EVALSHA, sha, keyCount, keysThenArgs));
+        } catch (IllegalStateException e) {
+            if (source == null || !String.valueOf(e.getCause()).contains("NOSCRIPT")) {
+                throw e;
+            }
+            return send(scriptRequest(Command.EVAL, source, keyCount, keysThenArgs));
+        }
+    }
+
+    private static Request scriptRequest(Command command, String script, int keyCount, List<Object> keysThenArgs) {
+        Request request = Request.cmd(command).arg(script).arg(keyCount);
+        for (Object argument : keysThenArgs) {
+            request.arg(argument.toString());
+        }
+        return request;
     }
 
     Response send(Request request) {
-        try {
-            return client.send(request).toCompletionStage().toCompletableFuture().get(TIMEOUT.toMillis(),
-                    TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return await(connection != null ? connection.send(request) : client.send(request));
     }
 
     /** All Pacer throttle keys on the server. */
@@ -90,6 +139,9 @@ final class SecondInstance implements AutoCloseable {
 
     @Override
     public void close() {
+        if (connection != null) {
+            connection.close();
+        }
         client.close();
     }
 }

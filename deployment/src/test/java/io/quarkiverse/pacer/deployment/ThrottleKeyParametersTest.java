@@ -46,8 +46,8 @@ class ThrottleKeyParametersTest {
         api.call(null, 1, null);
         api.call("acme,eu", 1, "");
         assertThatThrownBy(() -> api.call("acme", 1, null)).isInstanceOf(ThrottledException.class);
-        assertThat(exists("pacer:t:{keyed:acme,eu}:tb")).isTrue();
-        assertThat(exists("pacer:t:{keyed:acme,\\0}:tb")).isTrue();
+        assertThat(exists("pacer:t:{acme,eu}keyed:tb")).isTrue();
+        assertThat(exists("pacer:t:{acme,\\0}keyed:tb")).isTrue();
 
         String longTenant = "t".repeat(300);
         api.call(longTenant, 1, "eu");

@@ -52,6 +52,16 @@ public class OrderResource {
         return Response.ok(Map.of("id", id, "status", orders.status(id))).build();
     }
 
+    /** Demo and tests: fires the order's timeout now instead of waiting for it ({@code DelayedQueue#deliverNow}). */
+    @POST
+    @Path("/{id}/timeout/now")
+    public Response timeoutNow(@PathParam("id") long id) {
+        return queue.deliverNow(QUEUE, "order-" + id)
+                ? Response.accepted(Map.of("id", id, "timeout", "order-" + id, "delivering", true)).build()
+                : Response.status(Response.Status.NOT_FOUND)
+                        .entity(Map.of("id", id, "timeout", "order-" + id, "delivering", false)).build();
+    }
+
     @GET
     @Path("/{id}")
     public Response status(@PathParam("id") long id) {

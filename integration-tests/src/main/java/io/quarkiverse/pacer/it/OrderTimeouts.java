@@ -20,7 +20,9 @@ public class OrderTimeouts {
     void expire(OrderRef order) {
         // Idempotent: expiring twice, or expiring a paid order, changes nothing.
         if (orders.expire(order.id())) {
-            LOG.debugf("Order %d expired", order.id());
+            LOG.infof("Order %d timed out: expired", order.id());
+        } else {
+            LOG.infof("Order %d timed out, but it is %s: nothing to do", order.id(), orders.status(order.id()));
         }
     }
 }

@@ -1,13 +1,18 @@
 package io.quarkiverse.pacer.it;
 
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
 
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
+import io.quarkiverse.pacer.throttle.Throttler;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -17,12 +22,32 @@ import io.smallrye.mutiny.Uni;
 @Path("/throttled")
 public class ThrottledResource {
 
-    /** Blocking endpoint (worker thread), one global limit shared by every instance. */
+    @Inject
+    Throttler throttler;
+
+    /**
+     * Blocking endpoint (worker thread), one global limit shared by every instance: 3 calls, then one more every 10 s.
+     */
     @GET
     @Path("/ping")
-    @Throttled(name = "it-ping", limit = 3, window = "1h")
+    @Throttled(name = "it-ping", limit = 3, window = "30s")
     public String ping() {
         return "pong";
+    }
+
+    /**
+     * Demo only: gives a key (blank or absent: the global key) its full capacity again under one policy, e.g.
+     * {@code DELETE /throttled/limits/it-ping} or {@code DELETE /throttled/limits/it-search-burst?key=acme}.
+     */
+    @DELETE
+    @Path("/limits/{policy}")
+    public Response reset(@PathParam("policy") String policy, @QueryParam("key") String key) {
+        try {
+            throttler.reset(policy, key == null || key.isBlank() ? null : key);
+        } catch (IllegalArgumentException unknownPolicy) {
+            return Response.status(Response.Status.NOT_FOUND).entity(unknownPolicy.getMessage()).build();
+        }
+        return Response.noContent().build();
     }
 
     /** Reactive endpoint (event loop), one limit per tenant, stacked with a daily quota. */

@@ -33,13 +33,20 @@ class OrderTimeoutFlowTest {
         when().post("/orders/1/pay").then().statusCode(409).body("status", equalTo("EXPIRED"));
 
         when().get("/orders/2").then().body("status", equalTo("PAID"));
+
+        // deliverNow fires a timeout at once instead of waiting half an hour.
+        when().post("/orders/3").then().statusCode(200).body("status", equalTo("PENDING"));
+        when().post("/orders/3/timeout/now").then().statusCode(202).body("delivering", equalTo(true));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> when().get("/orders/3").then().body("status", equalTo("EXPIRED")));
+        when().post("/orders/3/timeout/now").then().statusCode(404).body("delivering", equalTo(false));
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> when().get("/orders/timeouts/pending").then().body("size", equalTo(0)));
 
         // Micrometer meters per queue
         when().get("/q/metrics").then().statusCode(200)
-                .body(containsString("pacer_delayed_scheduled_total{queue=\"order-timeout\"} 2.0"))
-                .body(containsString("pacer_delayed_delivered_total{queue=\"order-timeout\"} 1.0"))
-                .body(containsString("pacer_delayed_lateness_seconds_count{queue=\"order-timeout\"} 1"));
+                .body(containsString("pacer_delayed_scheduled_total{queue=\"order-timeout\"} 3.0"))
+                .body(containsString("pacer_delayed_delivered_total{queue=\"order-timeout\"} 2.0"))
+                .body(containsString("pacer_delayed_lateness_seconds_count{queue=\"order-timeout\"} 2"));
     }
 }

@@ -15,27 +15,36 @@ import io.restassured.response.Response;
 class ThrottledResourceTest {
 
     /**
-     * A token bucket of 3 per hour refills one permit every 1200 s: {@code t} (until the bucket is full again) grows by
-     * 1200 s per permit taken, whole seconds rounded up; {@code Retry-After} is the time to the next permit.
+     * A token bucket of 3 per 30 s refills one permit every 10 s: {@code t} (until the bucket is full again) grows by
+     * 10 s per permit taken, whole seconds rounded up; {@code Retry-After} is the time to the next permit.
      */
     @Test
     void blockingEndpointSendsRateLimitHeadersOnSuccessAndRejection() {
-        String[] states = { "\"it-ping\";r=2;t=1200", "\"it-ping\";r=1;t=2400", "\"it-ping\";r=0;t=3600" };
+        String[] states = { "\"it-ping\";r=2;t=10", "\"it-ping\";r=1;t=20", "\"it-ping\";r=0;t=30" };
         for (String state : states) {
             given().get("/throttled/ping").then().statusCode(200).body(equalTo("pong"))
-                    .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=3600"))
+                    .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=30"))
                     .header("RateLimit", equalTo(state));
         }
         Response rejected = given().get("/throttled/ping");
         rejected.then().statusCode(429)
                 .contentType(startsWith("application/problem+json"))
-                .header("Retry-After", equalTo("1200"))
-                .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=3600"))
-                .header("RateLimit", equalTo("\"it-ping\";r=0;t=3600"))
+                .header("Retry-After", equalTo("10"))
+                .header("RateLimit-Policy", equalTo("\"it-ping\";q=3;w=30"))
+                .header("RateLimit", equalTo("\"it-ping\";r=0;t=30"))
                 .body("status", equalTo(429))
                 .body("title", equalTo("Too Many Requests"))
-                .body("retryAfterSeconds", equalTo(1200))
+                .body("retryAfterSeconds", equalTo(10))
                 .body("policies[0].policy", equalTo("it-ping"));
+
+        // The demo's reset endpoint gives the global key its full capacity again.
+        given().delete("/throttled/limits/it-ping").then().statusCode(204);
+        for (int i = 0; i < 3; i++) {
+            given().get("/throttled/ping").then().statusCode(200);
+        }
+        given().get("/throttled/ping").then().statusCode(429);
+        given().delete("/throttled/limits/no-such-policy").then().statusCode(404)
+                .body(containsString("Unknown throttling policy \"no-such-policy\""));
     }
 
     /** Stacked policies: a success lists every policy; a rejection lists the rejecting one. */

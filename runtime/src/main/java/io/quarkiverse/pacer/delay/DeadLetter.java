@@ -13,7 +13,7 @@ import java.util.Objects;
  * for (DeadLetter letter : queue.deadLetters("order-timeout", 100)) {
  *     log.warnf("%s failed %d times: %s", letter.id(), letter.attempts(), letter.reason());
  * }
- * queue.replayAll("order-timeout"); // after fixing the bug
+ * queue.replayDeadLetters("order-timeout"); // after fixing the bug
  * }</pre>
  *
  * @param id the message id

@@ -54,6 +54,21 @@ public interface DelayedQueue {
     /** @see ReactiveDelayedQueue#cancel(String, String) */
     boolean cancel(String queue, String id);
 
+    /**
+     * Makes the message {@code id} due at once: a waiting message is delivered as soon as a consumer claims it, a dead
+     * letter is replayed with its attempts reset; a message in flight is left alone. Use it in tests instead of
+     * waiting for a real delay:
+     *
+     * <pre>{@code
+     * queue.schedule("order-timeout", "order-42", new OrderRef(42), Duration.ofMinutes(30));
+     * queue.deliverNow("order-timeout", "order-42"); // the @Delayed method receives it within moments
+     * }</pre>
+     *
+     * @return {@code true} if a waiting or dead-lettered message was made due
+     * @see ReactiveDelayedQueue#deliverNow(String, String)
+     */
+    boolean deliverNow(String queue, String id);
+
     /** @see ReactiveDelayedQueue#size(String) */
     long size(String queue);
 

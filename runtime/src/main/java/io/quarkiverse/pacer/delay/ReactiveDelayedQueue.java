@@ -83,6 +83,25 @@ public interface ReactiveDelayedQueue {
     Uni<Boolean> cancel(String queue, String id);
 
     /**
+     * Makes the message {@code id} due at once: a waiting message is delivered as soon as a consumer claims it
+     * (its attempts are kept), a dead letter is moved back to the queue with its attempts reset, like
+     * {@link #replay(String, String)}. A message in flight is already being delivered and is left alone. Consumers
+     * are woken at once, so delivery does not wait for the poll interval.
+     * <p>
+     * Handy in tests of code that schedules far in the future: schedule with a known id, then deliver it now instead of
+     * waiting.
+     *
+     * <pre>{@code
+     * queue.schedule("order-timeout", "order-42", new OrderRef(42), Duration.ofMinutes(30))
+     *         .chain(() -> queue.deliverNow("order-timeout", "order-42"));
+     * }</pre>
+     *
+     * @return {@code true} if a waiting or dead-lettered message was made due, {@code false} if the queue has no such
+     *         message (unknown, already delivered, or in flight)
+     */
+    Uni<Boolean> deliverNow(String queue, String id);
+
+    /**
      * The number of messages of {@code queue} not yet delivered successfully: waiting plus in flight, not counting
      * dead letters.
      */

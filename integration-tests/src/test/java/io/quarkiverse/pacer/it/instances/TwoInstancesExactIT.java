@@ -47,11 +47,17 @@ class TwoInstancesExactIT {
 
     @AfterAll
     void stop() throws Exception {
-        callers.shutdownNow();
-        for (AppInstance instance : instances) {
-            instance.close();
+        if (callers != null) {
+            callers.shutdownNow();
         }
-        redis.close();
+        if (instances != null) {
+            for (AppInstance instance : instances) {
+                instance.close();
+            }
+        }
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     @ParameterizedTest

@@ -41,6 +41,23 @@ public interface DelayedRuntimeConfig {
     int shards();
 
     /**
+     * What {@code schedule} waits for before it returns. {@code primary}: the Redis primary stored the message; Redis
+     * replicates asynchronously, so a failover right after can lose it. {@code replicas}: at least one replica
+     * acknowledged the write too ({@code WAIT 1}), so a failover to that replica keeps it; {@code schedule} fails when
+     * no replica acknowledges within {@code durability-timeout}. Applies to {@code schedule} and
+     * {@code scheduleIfAbsent}.
+     */
+    @WithDefault("primary")
+    Durability durability();
+
+    /**
+     * With {@code durability=replicas}: how long {@code schedule} waits for a replica's acknowledgement before it
+     * fails.
+     */
+    @WithDefault("1s")
+    Duration durabilityTimeout();
+
+    /**
      * How long shutdown waits for running handlers to finish before leaving their messages to lease expiry.
      */
     @WithDefault("10s")
@@ -57,6 +74,13 @@ public interface DelayedRuntimeConfig {
     @WithParentName
     @ConfigDocMapKey("queue")
     Map<String, QueueConfig> queues();
+
+    enum Durability {
+        /** The primary stored the write. */
+        PRIMARY,
+        /** The primary and at least one replica stored the write. */
+        REPLICAS
+    }
 
     interface Consumer {
 

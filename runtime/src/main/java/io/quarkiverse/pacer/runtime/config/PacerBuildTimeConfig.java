@@ -54,5 +54,21 @@ public interface PacerBuildTimeConfig {
          */
         @WithDefault("redis-server")
         String redisServer();
+
+        /**
+         * The Redis topology Pacer starts: {@code standalone} (one {@code redis-server}), {@code cluster} (a Redis
+         * Cluster of three masters; sets {@code quarkus.redis.client-type=cluster}) or {@code sentinel} (a primary, two
+         * replicas and three sentinels monitoring it as {@code pacer}; sets {@code client-type=sentinel} and
+         * {@code master-name}). {@code cluster} and {@code sentinel} always run local {@code redis-server} processes,
+         * even when a container runtime is available, to try and test an application on these topologies.
+         */
+        @WithDefault("standalone")
+        Topology topology();
+    }
+
+    enum Topology {
+        STANDALONE,
+        CLUSTER,
+        SENTINEL
     }
 }

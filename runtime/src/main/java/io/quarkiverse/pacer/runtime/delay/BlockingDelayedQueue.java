@@ -71,6 +71,11 @@ public class BlockingDelayedQueue implements DelayedQueue {
     }
 
     @Override
+    public boolean deliverNow(String queue, String id) {
+        return await(reactive.deliverNow(queue, id));
+    }
+
+    @Override
     public long size(String queue) {
         return await(reactive.size(queue));
     }

@@ -3,11 +3,14 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -37,6 +40,8 @@ public class DelayedConsumers {
 
     private static final Logger LOG = Logger.getLogger(DelayedConsumers.class);
     static final String POLL_JOB = "pacer-delayed-poll";
+    /** SCAN calls per safety poll looking for unconsumed queues: bounds the work on a large key space. */
+    static final int UNCONSUMED_SCAN_CALLS_PER_POLL = 5;
 
     private record Registration(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
     }
@@ -49,6 +54,7 @@ public class DelayedConsumers {
     private final Vertx vertx;
     private final Instance<Scheduler> scheduler;
     private final String instanceId = UUID.randomUUID().toString();
+    private final Set<String> reportedUnconsumed = ConcurrentHashMap.newKeySet();
     private DelayedWakeUps wakeUps;
     private long pollTimerId = -1;
 
@@ -64,6 +70,35 @@ public class DelayedConsumers {
     void register(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
         registrations.add(new Registration(definition, invoker));
         queue.consumedBy(definition);
+        queue.unconsumed().known(definition.getQueue());
+    }
+
+    /**
+     * The {@code @Delayed} methods of this application with their effective settings (annotation and configuration
+     * overrides), sorted by queue.
+     */
+    public List<ConsumerSettings> consumers() {
+        DelayedRuntimeConfig delayed = config.delayed();
+        List<ConsumerSettings> all = new ArrayList<>();
+        for (Registration registration : registrations) {
+            all.add(settings(registration.definition(), delayed));
+        }
+        all.sort(Comparator.comparing(ConsumerSettings::queue));
+        return all;
+    }
+
+    private ConsumerSettings settings(DelayedConsumerDefinition definition, DelayedRuntimeConfig delayed) {
+        DelayedRuntimeConfig.QueueConfig overrides = delayed.queues().get(definition.getQueue());
+        boolean enabled = delayed.consumer().enabled() && (overrides == null || overrides.enabled());
+        int concurrency = overrides != null && overrides.concurrency().isPresent() ? overrides.concurrency().getAsInt()
+                : definition.getConcurrency();
+        int maxAttempts = overrides != null && overrides.maxAttempts().isPresent() ? overrides.maxAttempts().getAsInt()
+                : definition.getMaxAttempts();
+        long backoff = overrides != null && overrides.backoff().isPresent() ? overrides.backoff().get().toMillis()
+                : definition.getBackoffMillis();
+        long lease = overrides != null && overrides.lease().isPresent() ? overrides.lease().get().toMillis()
+                : definition.getLeaseMillis();
+        return new ConsumerSettings(definition, enabled, concurrency, maxAttempts, backoff, lease);
     }
 
     /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
@@ -111,19 +146,15 @@ public class DelayedConsumers {
         Map<String, DelayedConsumerLoop> byChannel = new LinkedHashMap<>();
         for (Registration registration : registrations) {
             DelayedConsumerDefinition definition = registration.definition();
-            DelayedRuntimeConfig.QueueConfig overrides = delayed.queues().get(definition.getQueue());
-            if (overrides != null && !overrides.enabled()) {
+            ConsumerSettings settings = settings(definition, delayed);
+            if (!settings.enabled()) {
                 LOG.debugf("Delay queue %s is disabled in this instance", definition.getQueue());
                 continue;
             }
-            int concurrency = overrides != null && overrides.concurrency().isPresent() ? overrides.concurrency().getAsInt()
-                    : definition.getConcurrency();
-            int maxAttempts = overrides != null && overrides.maxAttempts().isPresent() ? overrides.maxAttempts().getAsInt()
-                    : definition.getMaxAttempts();
-            long backoff = overrides != null && overrides.backoff().isPresent() ? overrides.backoff().get().toMillis()
-                    : definition.getBackoffMillis();
-            long lease = overrides != null && overrides.lease().isPresent() ? overrides.lease().get().toMillis()
-                    : definition.getLeaseMillis();
+            int concurrency = settings.concurrency();
+            int maxAttempts = settings.maxAttempts();
+            long backoff = settings.backoffMillis();
+            long lease = settings.leaseMillis();
             // Created off the event loop, this is a fresh event-loop context: each queue gets its own thread.
             io.vertx.core.Context context = vertx.getOrCreateContext();
             DelayedConsumerLoop.Permits permits = new DelayedConsumerLoop.Permits(concurrency);
@@ -169,7 +200,10 @@ public class DelayedConsumers {
         return refreshDepths();
     }
 
-    /** Feeds the depth gauges; only with metrics, one O(1) script call per consumed queue. */
+    /**
+     * Feeds the depth gauges; only with metrics: one O(log n) script call per queue, and a few bounded {@code SCAN}
+     * calls that look for queues nothing here consumes.
+     */
     private Uni<Void> refreshDepths() {
         DelayedMetrics metrics = queue.metrics();
         if (metrics == DelayedMetrics.NONE) {
@@ -177,12 +211,30 @@ public class DelayedConsumers {
         }
         List<Uni<Void>> refreshes = new ArrayList<>();
         for (String name : loops.keySet()) {
-            refreshes.add(queue.sizes(name)
-                    .invoke(counts -> metrics.depth(name, counts[0], counts[1], counts[2]))
+            refreshes.add(queue.depth(name)
+                    .invoke(metrics::depth)
                     .replaceWithVoid()
                     .onFailure().recoverWithNull());
         }
+        refreshes.add(refreshUnconsumed(metrics).onFailure().recoverWithNull());
         return Uni.join().all(refreshes).andCollectFailures().replaceWithVoid();
+    }
+
+    private Uni<Void> refreshUnconsumed(DelayedMetrics metrics) {
+        return queue.unconsumed().advance(UNCONSUMED_SCAN_CALLS_PER_POLL).flatMap(found -> {
+            List<Uni<Void>> depths = new ArrayList<>();
+            for (String name : found) {
+                depths.add(queue.depth(name).invoke(depth -> metrics.unconsumed(name, depth)).replaceWithVoid());
+            }
+            for (String gone : reportedUnconsumed) {
+                if (!found.contains(gone)) {
+                    metrics.unconsumed(gone, null);
+                }
+            }
+            reportedUnconsumed.addAll(found);
+            return depths.isEmpty() ? Uni.createFrom().voidItem()
+                    : Uni.join().all(depths).andCollectFailures().replaceWithVoid();
+        });
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -224,6 +276,10 @@ public class DelayedConsumers {
         }
         if (delayed.shards() < 1 || delayed.shards() > 1024) {
             problems.add("quarkus.pacer.delayed.shards must be between 1 and 1024, was " + delayed.shards());
+        }
+        if (delayed.durabilityTimeout().isNegative() || delayed.durabilityTimeout().isZero()) {
+            problems.add("quarkus.pacer.delayed.durability-timeout must be positive, was "
+                    + delayed.durabilityTimeout());
         }
         if (delayed.shutdownTimeout().isNegative()) {
             problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());

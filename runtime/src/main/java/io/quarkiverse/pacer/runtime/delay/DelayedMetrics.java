@@ -23,7 +23,14 @@ public interface DelayedMetrics {
     default void lateness(String queue, long millis) {
     }
 
-    /** The latest counts of messages in each state, refreshed at each safety poll. */
-    default void depth(String queue, long due, long inFlight, long dead) {
+    /** The latest counts of messages in each state of a consumed queue, refreshed at each safety poll. */
+    default void depth(QueueDepth depth) {
+    }
+
+    /**
+     * The latest counts of a queue found in Redis that no {@code @Delayed} method of this application consumes;
+     * {@code null} when it no longer has any message.
+     */
+    default void unconsumed(String queue, QueueDepth depth) {
     }
 }

@@ -15,6 +15,8 @@ final class DelayedScripts {
     static final LuaScript DEAD_LETTERS = LuaScript.load("delayed-dead-letters");
     static final LuaScript REPLAY = LuaScript.load("delayed-replay");
     static final LuaScript PURGE = LuaScript.load("delayed-purge");
+    static final LuaScript DELIVER_NOW = LuaScript.load("delayed-deliver-now");
+    static final LuaScript WAITING = LuaScript.load("delayed-waiting");
 
     /** Most (id, token) pairs one ack or renew call carries, so one call's work stays small. */
     static final int MAX_PAIRS_PER_CALL = 256;

@@ -12,14 +12,18 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * Micrometer meters of delay queues, all tagged with {@code queue}: {@code pacer.delayed.scheduled},
  * {@code pacer.delayed.delivered}, {@code pacer.delayed.failed}, {@code pacer.delayed.retried},
  * {@code pacer.delayed.dead.lettered}, {@code pacer.delayed.redelivered} (lease expiries), the timer
- * {@code pacer.delayed.lateness} (due time to claim) and the gauge {@code pacer.delayed.depth} (tag {@code state}:
- * {@code due}, {@code in-flight}, {@code dead}).
+ * {@code pacer.delayed.lateness} (due time to claim), the gauge {@code pacer.delayed.depth} (tag {@code state}:
+ * {@code scheduled} (due later), {@code due} (overdue: due and not yet claimed), {@code in-flight}, {@code dead}), the
+ * time gauge {@code pacer.delayed.oldest.overdue} (how long the oldest overdue message has been due; 0 when none) and
+ * the gauge {@code pacer.delayed.unconsumed} (messages of a queue found in Redis that no {@code @Delayed} method of
+ * this application consumes).
  */
 @Singleton
 public class MicrometerDelayedMetrics implements DelayedMetrics {
@@ -28,6 +32,7 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
     private final ConcurrentHashMap<String, Counter> scheduled = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Timer> lateness = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AtomicLong[]> depths = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, AtomicLong> unconsumed = new ConcurrentHashMap<>();
     /** Micrometer holds function-counter state weakly: the suppliers must stay reachable from here. */
     private final ConcurrentHashMap<String, Supplier<DelayedConsumerStats>> consumers = new ConcurrentHashMap<>();
 
@@ -68,19 +73,41 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
     }
 
     @Override
-    public void depth(String queue, long due, long inFlight, long dead) {
-        AtomicLong[] values = depths.computeIfAbsent(queue, q -> {
-            AtomicLong[] created = { new AtomicLong(), new AtomicLong(), new AtomicLong() };
-            String[] states = { "due", "in-flight", "dead" };
+    public void depth(QueueDepth depth) {
+        AtomicLong[] values = depths.computeIfAbsent(depth.queue(), q -> {
+            AtomicLong[] created = { new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(),
+                    new AtomicLong() };
+            String[] states = { "scheduled", "due", "in-flight", "dead" };
             for (int i = 0; i < states.length; i++) {
                 Gauge.builder("pacer.delayed.depth", created[i], AtomicLong::get)
-                        .description("Messages of the queue in each state").tag("queue", q).tag("state", states[i])
+                        .description("Messages of the queue in each state (due: overdue, not yet claimed)")
+                        .tag("queue", q).tag("state", states[i])
                         .register(registry);
             }
+            TimeGauge.builder("pacer.delayed.oldest.overdue", created[4], TimeUnit.MILLISECONDS, AtomicLong::get)
+                    .description("How long the oldest overdue message of the queue has been due (0 when none)")
+                    .tag("queue", q)
+                    .register(registry);
             return created;
         });
-        values[0].set(due);
-        values[1].set(inFlight);
-        values[2].set(dead);
+        values[0].set(depth.scheduled());
+        values[1].set(depth.overdue());
+        values[2].set(depth.inFlight());
+        values[3].set(depth.dead());
+        values[4].set(Math.max(0, depth.oldestOverdueMillis()));
+    }
+
+    @Override
+    public void unconsumed(String queue, QueueDepth depth) {
+        AtomicLong value = unconsumed.computeIfAbsent(queue, q -> {
+            AtomicLong created = new AtomicLong();
+            Gauge.builder("pacer.delayed.unconsumed", created, AtomicLong::get)
+                    .description("Messages of a queue found in Redis that no @Delayed method of this application"
+                            + " consumes (a typo in a queue name?)")
+                    .tag("queue", q)
+                    .register(registry);
+            return created;
+        });
+        value.set(depth == null ? 0 : depth.total());
     }
 }

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig.Durability;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
@@ -33,21 +34,27 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final PacerRedis redis;
     private final String keyPrefix;
     private final int shards;
+    private final Durability durability;
+    private final Duration durabilityTimeout;
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
     /** The {@code @Delayed} consumers of this application by queue: a payload scheduled there must fit them. */
     private final ConcurrentHashMap<String, DelayedConsumerDefinition> consumers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Class<?>> payloadClasses = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
+    private final UnconsumedQueues unconsumed;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
-            Instance<DelayedMetrics> metrics) {
+            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed) {
         this.redis = redis;
         this.keyPrefix = config.keyPrefix();
         this.shards = Math.max(1, config.delayed().shards());
+        this.durability = config.delayed().durability();
+        this.durabilityTimeout = config.delayed().durabilityTimeout();
         this.mapper = mapper;
         this.metrics = metrics.isResolvable() ? metrics.get() : DelayedMetrics.NONE;
+        this.unconsumed = unconsumed;
     }
 
     DelayedMetrics metrics() {
@@ -170,23 +177,72 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     /** Bad input throws {@link IllegalArgumentException} at once, before anything is sent. */
     private Uni<Boolean> store(String queue, String id, Object payload, String mode, Instant dueAt, Duration delay) {
-        DelayedKeys k = keys(queue, id);
+        keys(queue, id); // names are checked before the payload is encoded
         if (dueAt == null) {
             if (delay == null || delay.isNegative()) {
                 throw new IllegalArgumentException("Delay must be zero or positive: " + delay);
             }
         }
         checkPayloadType(queue, payload);
-        PayloadCodec.Encoded encoded = codec().encode(payload);
+        return store(queue, id, codec().encode(payload), mode, dueAt, delay);
+    }
+
+    /**
+     * Schedules a payload typed as text (the Dev UI's test messages): stored as is, so a JSON document reaches a
+     * consumer of any type. When {@code consumer} is given and takes JSON, the text must decode to its payload type.
+     *
+     * @throws IllegalArgumentException when the text does not fit the consumer's payload type
+     */
+    public Uni<String> scheduleText(String queue, String id, String text, Duration delay,
+            DelayedConsumerDefinition consumer) {
+        keys(queue, id);
+        if (delay == null || delay.isNegative()) {
+            throw new IllegalArgumentException("Delay must be zero or positive: " + delay);
+        }
+        if (consumer != null && consumer.getPayloadKind() == PayloadKind.JSON) {
+            PayloadCodec current = codec();
+            try {
+                current.decode(text, PayloadCodec.TEXT, PayloadKind.JSON,
+                        current.mapper().getTypeFactory().constructFromCanonical(consumer.getPayloadType()));
+            } catch (Exception e) {
+                throw new IllegalArgumentException("The payload is not a JSON " + consumer.getPayloadType()
+                        + " as " + consumer.describe() + " expects: " + e.getMessage(), e);
+            }
+        }
+        return store(queue, id, new PayloadCodec.Encoded(text, PayloadCodec.TEXT), "upsert", null, delay)
+                .replaceWith(id);
+    }
+
+    /**
+     * Stores a payload that is already encoded (the Dev UI's test messages: JSON text as typed), with no payload type
+     * check.
+     */
+    Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
+            Duration delay) {
+        DelayedKeys k = keys(queue, id);
         List<String> args = List.of(k.messagePrefix, id, encoded.value(), encoded.encoding(), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        return redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args)
+        Uni<Response> written = durability == Durability.REPLICAS
+                ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.dueInflightDead, args, 1, durabilityTimeout)
+                        .map(replicated -> {
+                            if (replicated.replicas() < 1) {
+                                throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: no replica"
+                                        + " acknowledged message " + id + " of queue " + queue + " within "
+                                        + durabilityTimeout + " (quarkus.pacer.delayed.durability-timeout); the primary"
+                                        + " stored it, but a failover could lose it. Check the replicas (INFO"
+                                        + " replication) and schedule it again: scheduling by id is an upsert");
+                            }
+                            return replicated.response();
+                        })
+                : redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args);
+        return written
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
                         metrics.scheduled(queue);
+                        unconsumed.scheduledOn(queue);
                     }
                 });
     }
@@ -199,27 +255,73 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     @Override
+    public Uni<Boolean> deliverNow(String queue, String id) {
+        DelayedKeys k = keys(queue, id);
+        return redis.eval(DelayedScripts.DELIVER_NOW, k.dueDead, List.of(k.messagePrefix, id, k.wakeChannel))
+                .map(r -> r.toInteger() != 0);
+    }
+
+    @Override
     public Uni<Long> size(String queue) {
-        return sizes(queue).map(counts -> counts[0] + counts[1]);
+        return depth(queue).map(depth -> depth.waiting() + depth.inFlight());
     }
 
     @Override
     public Uni<Long> deadLetterCount(String queue) {
-        return sizes(queue).map(counts -> counts[2]);
+        return depth(queue).map(QueueDepth::dead);
     }
 
-    /** {due, in flight, dead} counts of a queue, summed over its shards. */
-    Uni<long[]> sizes(String queue) {
+    /** The messages of a queue in each state, summed over its shards; O(log n) per shard. */
+    public Uni<QueueDepth> depth(String queue) {
         return eachShard(queue, k -> redis.eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
                 .map(responses -> {
-                    long[] counts = new long[3];
+                    long scheduled = 0, overdue = 0, inFlight = 0, dead = 0, oldestAge = -1;
                     for (Response r : responses) {
-                        for (int i = 0; i < 3; i++) {
-                            counts[i] += r.get(i).toLong();
+                        scheduled += r.get(0).toLong();
+                        overdue += r.get(1).toLong();
+                        inFlight += r.get(2).toLong();
+                        dead += r.get(3).toLong();
+                        long oldestDue = r.get(4).toLong();
+                        if (oldestDue >= 0) {
+                            oldestAge = Math.max(oldestAge, Math.max(0, r.get(5).toLong() - oldestDue));
                         }
                     }
-                    return counts;
+                    return new QueueDepth(queue, scheduled, overdue, inFlight, dead, oldestAge);
                 });
+    }
+
+    /**
+     * The waiting messages of {@code queue} due first, at most {@code limit} (1 to 1000), payloads cut to
+     * {@code maxPayloadBytes}; read only.
+     */
+    public Uni<List<WaitingMessage>> waiting(String queue, int limit, int maxPayloadBytes) {
+        if (limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("Waiting message limit must be between 1 and 1000: " + limit);
+        }
+        return eachShard(queue, k -> redis.eval(DelayedScripts.WAITING, List.of(k.due),
+                List.of(k.messagePrefix, Integer.toString(limit), Integer.toString(maxPayloadBytes))))
+                .map(responses -> {
+                    List<WaitingMessage> messages = new ArrayList<>();
+                    for (Response r : responses) {
+                        for (int i = 0; i + 6 < r.size(); i += 7) {
+                            String encoding = r.get(i + 5).toString();
+                            String stored = r.get(i + 4).toString();
+                            long length = r.get(i + 6).toLong();
+                            // A cut Base64 text cannot be decoded: show it as stored.
+                            String text = PayloadCodec.BYTES.equals(encoding) ? "base64:" + stored : stored;
+                            messages.add(new WaitingMessage(r.get(i).toString(), queue,
+                                    Instant.ofEpochMilli(r.get(i + 1).toLong()), r.get(i + 2).toInteger(),
+                                    r.get(i + 3).toInteger(), text, stored.length() < length));
+                        }
+                    }
+                    messages.sort(Comparator.comparing(WaitingMessage::dueAt).thenComparing(WaitingMessage::id));
+                    return messages.size() > limit ? new ArrayList<>(messages.subList(0, limit)) : messages;
+                });
+    }
+
+    /** Where unconsumed queues are tracked. */
+    UnconsumedQueues unconsumed() {
+        return unconsumed;
     }
 
     @Override

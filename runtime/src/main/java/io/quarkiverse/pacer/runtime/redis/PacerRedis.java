@@ -49,7 +49,11 @@ public class PacerRedis {
     private final AtomicInteger next = new AtomicInteger();
     private volatile Redis redis;
     private volatile PipelinedConnection[] connections;
+    /** For writes followed by {@code WAIT} ({@code quarkus.pacer.delayed.durability=replicas}); opened on first use. */
+    private volatile PipelinedConnection durableConnection;
     private EventLoopGroup eventLoops;
+    private volatile Redis ownClient;
+    private boolean ownsClient;
 
     PacerRedis(PacerBuildTimeConfig config, PacerConfig runtimeConfig, Vertx vertx) {
         this.clientName = config.redisClientName().orElse(null);
@@ -97,13 +101,7 @@ public class PacerRedis {
      * Sends one command; it fails when Redis has not answered {@code budget} after the command was written.
      */
     public Uni<Response> send(Request request, Duration budget) {
-        long budgetNanos = budget.toNanos();
-        return Uni.createFrom().emitter(emitter -> {
-            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
-            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter, caller);
-            emitter.onTermination(pending::cancel);
-            connection().submit(pending);
-        });
+        return send(connection(), request, budget);
     }
 
     /**
@@ -128,9 +126,88 @@ public class PacerRedis {
                 .recoverWithUni(() -> send(scriptRequest(Command.EVAL, script.source(), keys, args), budget));
     }
 
+    /**
+     * Runs a script, then {@code WAIT <replicas> <timeout>} right after it on the same connection, so the wait covers
+     * the script's writes. Emits the script's response and the number of replicas that acknowledged them.
+     * <p>
+     * Both go over a connection of their own: {@code WAIT} holds its connection until the replicas answer, which must
+     * never stall the decisions and queue operations pipelined on Pacer's other connections.
+     */
+    public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
+            Duration timeout) {
+        Duration budget = transport.timeout().plus(timeout);
+        return scriptThenWait(Command.EVALSHA, script.sha1(), keys, args, replicas, timeout, budget)
+                .onFailure(PacerRedis::isNoScript)
+                .recoverWithUni(() -> scriptThenWait(Command.EVAL, script.source(), keys, args, replicas, timeout,
+                        budget));
+    }
+
+    private Uni<ReplicatedResponse> scriptThenWait(Command command, String scriptOrSha, List<String> keys,
+            List<String> args, int replicas, Duration timeout, Duration budget) {
+        PipelinedConnection connection = durableConnection();
+        Uni<Response> script = send(connection, scriptRequest(command, scriptOrSha, keys, args), budget);
+        Uni<Response> wait = send(connection, Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis()), budget);
+        // Subscribed in this order on one thread, so the connection writes WAIT right behind the script.
+        return Uni.combine().all().unis(script, wait).with((written, acknowledged) -> new ReplicatedResponse(written,
+                acknowledged.toInteger()));
+    }
+
+    /** A script's response and how many replicas acknowledged its writes. */
+    public record ReplicatedResponse(Response response, int replicas) {
+    }
+
+    private Uni<Response> send(PipelinedConnection connection, Request request, Duration budget) {
+        long budgetNanos = budget.toNanos();
+        return Uni.createFrom().emitter(emitter -> {
+            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
+            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter, caller);
+            emitter.onTermination(pending::cancel);
+            connection.submit(pending);
+        });
+    }
+
+    private PipelinedConnection durableConnection() {
+        PipelinedConnection current = durableConnection;
+        return current != null ? current : openDurableConnection();
+    }
+
+    private synchronized PipelinedConnection openDurableConnection() {
+        if (durableConnection == null) {
+            if (connections == null) {
+                openConnections();
+            }
+            VertxInternal internal = (VertxInternal) vertx;
+            ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
+                    PacerRedis.class.getClassLoader());
+            durableConnection = new PipelinedConnection(context, this::transportClient,
+                    Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
+        }
+        return durableConnection;
+    }
+
     static boolean isNoScript(Throwable failure) {
         String message = failure.getMessage();
         return message != null && message.startsWith("NOSCRIPT");
+    }
+
+    /** The client Pacer's pipelined connections are opened with: its own when possible, else the shared one. */
+    private Redis transportClient() {
+        Redis current = ownClient;
+        if (current == null) {
+            synchronized (this) {
+                current = ownClient;
+                if (current == null) {
+                    current = PacerRedisClientFactory.create(vertx, clientName);
+                    if (current == null) {
+                        current = client();
+                    } else {
+                        ownsClient = true;
+                    }
+                    ownClient = current;
+                }
+            }
+        }
+        return current;
     }
 
     private PipelinedConnection connection() {
@@ -158,8 +235,8 @@ public class PacerRedis {
                 // A context per connection: its state lives on one event-loop thread, without locks.
                 ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
                         PacerRedis.class.getClassLoader());
-                current[i] = new PipelinedConnection(context, this::client, Math.max(1, transport.maxInFlight()),
-                        Math.max(1, transport.maxQueued()));
+                current[i] = new PipelinedConnection(context, this::transportClient,
+                        Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
             }
             connections = current;
         }
@@ -168,11 +245,19 @@ public class PacerRedis {
 
     @PreDestroy
     void close() {
+        PipelinedConnection durable = durableConnection;
+        if (durable != null) {
+            durable.shutdown();
+        }
         PipelinedConnection[] current = connections;
         if (current != null) {
             for (PipelinedConnection connection : current) {
                 connection.shutdown();
             }
+        }
+        Redis own = ownClient;
+        if (own != null && ownsClient) {
+            own.close();
         }
         EventLoopGroup loops = eventLoops;
         if (loops != null) {

@@ -236,6 +236,7 @@ public class ThrottleEngine {
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
         if (mode == ThrottleStack.ACQUIRE) {
+            count(outcome);
             observer.decided(outcome, System.nanoTime() - start);
         }
         return outcome;
@@ -264,6 +265,7 @@ public class ThrottleEngine {
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowed, values, true);
         if (mode == ThrottleStack.ACQUIRE) {
+            count(outcome);
             observer.decided(outcome, System.nanoTime() - start);
             if (!allowed && stack.holdsLeases && token != null) {
                 // The call will not run, but the acquire may have taken leases in Redis after all.
@@ -271,6 +273,13 @@ public class ThrottleEngine {
             }
         }
         return outcome;
+    }
+
+    private static void count(ThrottleOutcome outcome) {
+        ThrottlePolicy[] stacked = outcome.stack().policies;
+        for (int i = 0; i < stacked.length; i++) {
+            stacked[i].counts.record(outcome, i);
+        }
     }
 
     private String nextToken() {
@@ -359,6 +368,11 @@ public class ThrottleEngine {
         }
     }
 
+    /** The policies in force (annotations with configuration overrides applied), by name. */
+    public Map<String, ThrottlePolicy> effectivePolicies() {
+        return policies();
+    }
+
     /** The enforced policies by name; resolved once (at startup) from the definitions and the configuration. */
     Map<String, ThrottlePolicy> policies() {
         Map<String, ThrottlePolicy> current = policies;
@@ -397,10 +411,15 @@ public class ThrottleEngine {
     private Map<String, ThrottlePolicy> resolvePolicies(List<String> problems) {
         ThrottleRuntimeConfig throttle = config.throttle();
         String keyPrefix = config.keyPrefix();
+        if (!ThrottleKeyLayout.isValidKeyPrefix(keyPrefix)) {
+            problems.add("quarkus.pacer.key-prefix must not contain '{' or '}' (Pacer places the Redis Cluster hash"
+                    + " tag itself), was \"" + keyPrefix + "\"");
+        }
+        Map<String, String> groups = ThrottleKeyLayout.globalGroups(globalStacks());
         Map<String, ThrottlePolicy> resolved = new HashMap<>();
         for (PolicyDefinition definition : definitions.policies()) {
             ThrottlePolicy policy = resolve(definition, throttle.policies().get(definition.getName()), keyPrefix,
-                    problems);
+                    groups.getOrDefault(definition.getName(), definition.getName()), problems);
             if (policy != null) {
                 resolved.put(policy.name, policy);
             }
@@ -415,7 +434,7 @@ public class ThrottleEngine {
                 }
                 PolicyDefinition configured = new PolicyDefinition(name, Algorithm.TOKEN_BUCKET, 0, null, 0, false,
                         "configuration");
-                ThrottlePolicy policy = resolve(configured, override, keyPrefix, problems);
+                ThrottlePolicy policy = resolve(configured, override, keyPrefix, name, problems);
                 if (policy != null) {
                     resolved.put(name, policy);
                 }
@@ -442,12 +461,23 @@ public class ThrottleEngine {
         return Map.copyOf(resolved);
     }
 
+    /** The policies of every method that throttles on the global key, in declaration order. */
+    private List<List<String>> globalStacks() {
+        List<List<String>> stacks = new ArrayList<>();
+        for (MethodDefinition method : definitions.methods()) {
+            if (method.getKeyParameters().isEmpty() && method.getKeyResolver() == null) {
+                stacks.add(method.getPolicies());
+            }
+        }
+        return stacks;
+    }
+
     private static String usesBurstProperty(ThrottlePolicy policy) {
         return ThrottlePolicy.usesBurst(policy.algorithm) ? "burst" : "limit";
     }
 
     private static ThrottlePolicy resolve(PolicyDefinition definition, PolicyConfig override, String keyPrefix,
-            List<String> problems) {
+            String groupLeader, List<String> problems) {
         String name = definition.getName();
         int before = problems.size();
         int limit = definition.getLimit();
@@ -495,7 +525,7 @@ public class ThrottleEngine {
         if (problems.size() != before) {
             return null;
         }
-        return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix);
+        return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix, groupLeader);
     }
 
     static String property(String policy, String setting) {

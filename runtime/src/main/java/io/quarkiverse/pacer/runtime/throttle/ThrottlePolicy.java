@@ -15,17 +15,20 @@ public final class ThrottlePolicy {
     final int burst;
     final boolean shadow;
     final boolean enabled;
-    /** {@code <prefix>:t:{<policy>:}; the key goes before the closing brace. */
+    /** {@code <prefix>:t:{}: the tag follows (see {@link ThrottleKeyLayout}). */
     final String keyStart;
+    /** <code>}&lt;escaped policy name&gt;</code>: follows the tag. */
+    final String keyEnd;
     final String globalKey;
     final String algorithmArg;
     final String limitArg;
     final String windowArg;
     final String burstArg;
     final String shadowArg;
+    final DecisionCounts counts = new DecisionCounts();
 
     ThrottlePolicy(String name, Algorithm algorithm, int limit, long windowMicros, int burst, boolean shadow,
-            boolean enabled, String keyPrefix) {
+            boolean enabled, String keyPrefix, String groupLeader) {
         this.name = name;
         this.algorithm = algorithm;
         this.limit = limit;
@@ -33,8 +36,9 @@ public final class ThrottlePolicy {
         this.burst = burst;
         this.shadow = shadow;
         this.enabled = enabled;
-        this.keyStart = keyPrefix + ":t:{" + name + ":";
-        this.globalKey = keyStart + "}";
+        this.keyStart = ThrottleKeyLayout.start(keyPrefix);
+        this.keyEnd = ThrottleKeyLayout.end(name);
+        this.globalKey = ThrottleKeyLayout.baseKey(keyPrefix, name, ThrottleKeyBuilder.GLOBAL, groupLeader);
         this.algorithmArg = Integer.toString(code(algorithm));
         this.limitArg = Integer.toString(limit);
         this.windowArg = Long.toString(windowMicros);
@@ -66,7 +70,12 @@ public final class ThrottlePolicy {
 
     /** The base Redis key of this policy for an encoded key ({@code ""} for the global key). */
     public String redisKey(String encodedKey) {
-        return encodedKey.isEmpty() ? globalKey : keyStart + encodedKey + "}";
+        return encodedKey.isEmpty() ? globalKey : redisKeyOfTag(ThrottleKeyLayout.tag(encodedKey));
+    }
+
+    /** The base Redis key of this policy for an escaped tag (see {@link ThrottleKeyLayout#tag(String)}). */
+    String redisKeyOfTag(String tag) {
+        return keyStart + tag + keyEnd;
     }
 
     public String name() {
@@ -95,5 +104,10 @@ public final class ThrottlePolicy {
 
     public boolean enabled() {
         return enabled;
+    }
+
+    /** How this policy's acquire decisions came out in this instance. */
+    public DecisionCounts counts() {
+        return counts;
     }
 }

@@ -72,9 +72,11 @@ public final class ThrottleStack {
         if (policies.length == 1) {
             return List.of(policies[0].redisKey(encodedKey));
         }
+        // One tag for all: every policy of the call lands in the slot of the call's key.
+        String tag = ThrottleKeyLayout.tag(encodedKey);
         String[] keys = new String[policies.length];
         for (int i = 0; i < policies.length; i++) {
-            keys[i] = policies[i].redisKey(encodedKey);
+            keys[i] = policies[i].redisKeyOfTag(tag);
         }
         return Arrays.asList(keys);
     }

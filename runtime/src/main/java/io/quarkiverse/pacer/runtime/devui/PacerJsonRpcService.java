@@ -1,0 +1,345 @@
+package io.quarkiverse.pacer.runtime.devui;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+import io.quarkiverse.pacer.delay.DeadLetter;
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.PolicyConfig;
+import io.quarkiverse.pacer.runtime.delay.ConsumerSettings;
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumerStats;
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.delay.QueueDepth;
+import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.UnconsumedQueues;
+import io.quarkiverse.pacer.runtime.delay.WaitingMessage;
+import io.quarkiverse.pacer.runtime.throttle.DecisionCounts;
+import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicy;
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.ReactiveThrottler;
+import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.smallrye.common.annotation.NonBlocking;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The Dev UI's JSON-RPC methods (dev mode only): effective throttle policies, decision counts and a key inspector;
+ * live delay-queue depths, browsing of waiting messages and dead letters, and the queue operations. Every Redis call
+ * is bounded: browsing returns at most {@value #MAX_PAGE} messages, and the search for unconsumed queues makes at most
+ * {@value #SCAN_CALLS} {@code SCAN} calls per request.
+ */
+public class PacerJsonRpcService {
+
+    static final int MAX_PAGE = 200;
+    static final int MAX_PAYLOAD_CHARS = 2000;
+    static final int SCAN_CALLS = 20;
+
+    private final ThrottleEngine engine;
+    private final ReactiveThrottler throttler;
+    private final ThrottleDefinitions definitions;
+    private final PacerConfig config;
+    private final RedisDelayedQueue queue;
+    private final DelayedConsumers consumers;
+    private final UnconsumedQueues unconsumed;
+
+    PacerJsonRpcService(ThrottleEngine engine, ReactiveThrottler throttler, ThrottleDefinitions definitions,
+            PacerConfig config, RedisDelayedQueue queue, DelayedConsumers consumers, UnconsumedQueues unconsumed) {
+        this.unconsumed = unconsumed;
+        this.engine = engine;
+        this.throttler = throttler;
+        this.definitions = definitions;
+        this.config = config;
+        this.queue = queue;
+        this.consumers = consumers;
+    }
+
+    // ---- throttling
+
+    /** The policies in force, each value with where it comes from (annotation, configuration or default). */
+    @NonBlocking
+    public JsonArray getPolicies() {
+        Map<String, PolicyDefinition> declared = new TreeMap<>();
+        definitions.policies().forEach(d -> declared.put(d.getName(), d));
+        Map<String, List<String>> usedBy = new TreeMap<>();
+        for (MethodDefinition method : definitions.methods()) {
+            for (String policy : method.getPolicies()) {
+                usedBy.computeIfAbsent(policy, p -> new ArrayList<>()).add(method.getId());
+            }
+        }
+        JsonArray rows = new JsonArray();
+        for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
+            PolicyDefinition definition = declared.get(policy.name());
+            PolicyConfig override = config.throttle().policies().get(policy.name());
+            String property = "quarkus.pacer.throttle.\"" + policy.name() + "\".";
+            String annotation = definition == null ? "default" : "@Throttled on " + definition.getDeclaredOn();
+            JsonObject sources = new JsonObject()
+                    .put("algorithm", override != null && override.algorithm().isPresent() ? property + "algorithm"
+                            : annotation)
+                    .put("limit", override != null && override.limit().isPresent() ? property + "limit" : annotation)
+                    .put("window", override != null && override.window().isPresent() ? property + "window" : annotation)
+                    .put("shadow", override != null && override.shadow().isPresent() ? property + "shadow" : annotation)
+                    .put("enabled", override != null && !override.enabled() ? property + "enabled" : "default");
+            String window = override != null && override.window().isPresent() ? override.window().get()
+                    : definition != null ? definition.getWindow() : null;
+            JsonObject row = new JsonObject()
+                    .put("name", policy.name())
+                    .put("algorithm", policy.algorithm().name())
+                    .put("limit", policy.limit())
+                    .put("window", window)
+                    .put("windowMillis", policy.windowMicros() / 1000.0)
+                    .put("shadow", policy.shadow())
+                    .put("enabled", policy.enabled())
+                    .put("declaredOn", definition == null ? "configuration" : definition.getDeclaredOn())
+                    .put("usedBy", new JsonArray(usedBy.getOrDefault(policy.name(), List.of())));
+            if (usesBurst(policy.algorithm())) {
+                row.put("burst", policy.burst());
+                sources.put("burst", override != null && override.burst().isPresent() ? property + "burst"
+                        : definition != null && definition.getBurst() > 0 ? annotation : "default (= limit)");
+            }
+            rows.add(row.put("sources", sources));
+        }
+        return rows;
+    }
+
+    private static boolean usesBurst(Algorithm algorithm) {
+        return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET;
+    }
+
+    /** How the decisions of each policy came out in this instance since startup. */
+    @NonBlocking
+    public JsonArray getDecisionCounts() {
+        JsonArray rows = new JsonArray();
+        for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
+            DecisionCounts counts = policy.counts();
+            rows.add(new JsonObject()
+                    .put("policy", policy.name())
+                    .put("permitted", counts.permitted())
+                    .put("rejected", counts.rejected())
+                    .put("rejectedByOther", counts.rejectedByOther())
+                    .put("fallback", counts.fallback()));
+        }
+        return rows;
+    }
+
+    /**
+     * Peeks at every enabled policy for one key (blank: the global key) without taking a permit: remaining permits
+     * and when the state resets. Policies whose methods all use one global key are peeked at that key (marked
+     * {@code global}), since any other key is never used for them.
+     */
+    public Uni<JsonArray> inspectKey(String key) {
+        String effectiveKey = key == null || key.isBlank() ? null : key;
+        Set<String> global = globalPolicies();
+        List<Uni<JsonObject>> peeks = new ArrayList<>();
+        for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
+            if (!policy.enabled()) {
+                continue;
+            }
+            boolean isGlobal = global.contains(policy.name());
+            peeks.add(throttler.peek(policy.name(), isGlobal ? null : effectiveKey)
+                    .map(decision -> decision(policy, decision).put("global", isGlobal)));
+        }
+        if (peeks.isEmpty()) {
+            return Uni.createFrom().item(new JsonArray());
+        }
+        return Uni.join().all(peeks).andFailFast().map(JsonArray::new);
+    }
+
+    /** Policies only declared on methods without {@code @ThrottleKey} parameters or key resolver. */
+    private Set<String> globalPolicies() {
+        Set<String> keyed = new HashSet<>();
+        Set<String> global = new HashSet<>();
+        for (MethodDefinition method : definitions.methods()) {
+            boolean hasKey = !method.getKeyParameters().isEmpty() || method.getKeyResolver() != null;
+            (hasKey ? keyed : global).addAll(method.getPolicies());
+        }
+        global.removeAll(keyed);
+        return global;
+    }
+
+    private static JsonObject decision(ThrottlePolicy policy, ThrottleDecision decision) {
+        return new JsonObject()
+                .put("policy", policy.name())
+                .put("algorithm", policy.algorithm().name())
+                .put("limit", decision.limit())
+                .put("capacity", policy.capacity())
+                .put("remaining", decision.remaining())
+                .put("allowed", decision.allowed())
+                .put("retryAfterMillis", decision.retryAfter().toNanos() / 1_000_000.0)
+                .put("resetAfterMillis", decision.resetAfter().toNanos() / 1_000_000.0)
+                .put("key", decision.key());
+    }
+
+    /** Deletes the state of {@code policy} for {@code key} (blank: the global key): the key gets its full capacity. */
+    public Uni<JsonObject> resetKey(String policy, String key) {
+        String effectiveKey = key == null || key.isBlank() ? null : key;
+        return throttler.reset(policy, effectiveKey)
+                .replaceWith(() -> new JsonObject().put("policy", policy).put("key", effectiveKey).put("reset", true));
+    }
+
+    // ---- delay queues
+
+    /**
+     * Every queue of interest: those a {@code @Delayed} method of this application consumes, and those found in Redis
+     * that nothing here consumes (marked {@code consumer: null}), each with its depth per state and, when consumed
+     * here, its settings and counters.
+     */
+    public Uni<JsonArray> getQueues() {
+        return unconsumed.advance(SCAN_CALLS).flatMap(found -> {
+            Map<String, ConsumerSettings> consumed = new TreeMap<>();
+            consumers.consumers().forEach(settings -> consumed.put(settings.queue(), settings));
+            TreeSet<String> names = new TreeSet<>(consumed.keySet());
+            names.addAll(found);
+            if (names.isEmpty()) {
+                return Uni.createFrom().item(new JsonArray());
+            }
+            List<Uni<JsonObject>> rows = new ArrayList<>();
+            for (String name : names) {
+                rows.add(queue.depth(name).map(depth -> queueRow(name, consumed.get(name), depth)));
+            }
+            return Uni.join().all(rows).andFailFast().map(JsonArray::new);
+        });
+    }
+
+    private JsonObject queueRow(String name, ConsumerSettings settings, QueueDepth depth) {
+        JsonObject row = new JsonObject()
+                .put("queue", name)
+                .put("scheduled", depth.scheduled())
+                .put("overdue", depth.overdue())
+                .put("inFlight", depth.inFlight())
+                .put("dead", depth.dead())
+                .put("oldestOverdueMillis", depth.oldestOverdueMillis());
+        if (settings == null) {
+            return row.put("consumer", (String) null).put("consumedHere", false);
+        }
+        DelayedConsumerDefinition definition = settings.definition();
+        row.put("consumer", definition.getDeclaringClass() + "#" + definition.getMethodName())
+                .put("payloadType", definition.isMessageParameter()
+                        ? "DelayedMessage<" + definition.getPayloadType() + ">"
+                        : definition.getPayloadType())
+                .put("consumedHere", settings.enabled())
+                .put("concurrency", settings.concurrency())
+                .put("maxAttempts", settings.maxAttempts())
+                .put("backoffMillis", settings.backoffMillis())
+                .put("leaseMillis", settings.leaseMillis());
+        DelayedConsumerStats stats = consumers.stats(name);
+        if (stats != null) {
+            row.put("delivered", stats.delivered())
+                    .put("failed", stats.failed())
+                    .put("retried", stats.retried())
+                    .put("deadLettered", stats.deadLettered())
+                    .put("redelivered", stats.reclaimed())
+                    .put("maxLatenessMillis", stats.maxLatenessMillis());
+        }
+        return row;
+    }
+
+    /** The waiting messages of {@code queue} due first, at most {@code limit} (1 to {@value #MAX_PAGE}). */
+    public Uni<JsonArray> getWaitingMessages(String queue, int limit) {
+        return this.queue.waiting(queue, page(limit), MAX_PAYLOAD_CHARS).map(messages -> {
+            JsonArray rows = new JsonArray();
+            for (WaitingMessage message : messages) {
+                rows.add(new JsonObject()
+                        .put("id", message.id())
+                        .put("dueAt", message.dueAt().toString())
+                        .put("dueAtMillis", message.dueAt().toEpochMilli())
+                        .put("attempts", message.attempts())
+                        .put("redeliveries", message.redeliveries())
+                        .put("payload", message.payload())
+                        .put("truncated", message.truncated()));
+            }
+            return rows;
+        });
+    }
+
+    /** The oldest dead letters of {@code queue}, at most {@code limit} (1 to {@value #MAX_PAGE}). */
+    public Uni<JsonArray> getDeadLetters(String queue, int limit) {
+        return this.queue.deadLetters(queue, page(limit)).map(letters -> {
+            JsonArray rows = new JsonArray();
+            for (DeadLetter letter : letters) {
+                String payload = letter.payloadText();
+                rows.add(new JsonObject()
+                        .put("id", letter.id())
+                        .put("reason", letter.reason())
+                        .put("deadAt", letter.deadAt().toString())
+                        .put("attempts", letter.attempts())
+                        .put("payload", payload.length() > MAX_PAYLOAD_CHARS ? payload.substring(0, MAX_PAYLOAD_CHARS)
+                                : payload)
+                        .put("truncated", payload.length() > MAX_PAYLOAD_CHARS));
+            }
+            return rows;
+        });
+    }
+
+    private static int page(int limit) {
+        return Math.max(1, Math.min(MAX_PAGE, limit));
+    }
+
+    /** Makes a waiting or dead-lettered message due at once. */
+    public Uni<JsonObject> deliverNow(String queue, String id) {
+        return Uni.createFrom().deferred(() -> this.queue.deliverNow(queue, id)).map(done -> result("deliverNow",
+                queue, id, done ? 1 : 0));
+    }
+
+    /** Removes one message, whatever its state. */
+    public Uni<JsonObject> cancel(String queue, String id) {
+        return Uni.createFrom().deferred(() -> this.queue.cancel(queue, id)).map(done -> result("cancel", queue, id,
+                done ? 1 : 0));
+    }
+
+    /** Moves one dead letter back to the queue, due now. */
+    public Uni<JsonObject> replay(String queue, String id) {
+        return Uni.createFrom().deferred(() -> this.queue.replay(queue, id)).map(done -> result("replay", queue, id,
+                done ? 1 : 0));
+    }
+
+    /** Moves every dead letter of the queue back, due now (bounded batches). */
+    public Uni<JsonObject> replayAll(String queue) {
+        return Uni.createFrom().deferred(() -> this.queue.replayDeadLetters(queue)).map(count -> result("replayAll",
+                queue, null, count));
+    }
+
+    /** Deletes one dead letter for good. */
+    public Uni<JsonObject> purge(String queue, String id) {
+        return Uni.createFrom().deferred(() -> this.queue.purge(queue, id)).map(done -> result("purge", queue, id,
+                done ? 1 : 0));
+    }
+
+    /** Deletes every dead letter of the queue (bounded batches). */
+    public Uni<JsonObject> purgeAll(String queue) {
+        return Uni.createFrom().deferred(() -> this.queue.purgeDeadLetters(queue)).map(count -> result("purgeAll",
+                queue, null, count));
+    }
+
+    /**
+     * Schedules a test message: {@code payload} as typed (JSON for object consumers, checked against the consumer's
+     * type), due after {@code delayMillis}; a blank {@code id} gets a random one.
+     */
+    public Uni<JsonObject> scheduleTestMessage(String queue, String id, String payload, long delayMillis) {
+        String messageId = id == null || id.isBlank() ? UUID.randomUUID().toString() : id.trim();
+        DelayedConsumerDefinition consumer = consumers.consumers().stream()
+                .filter(settings -> settings.queue().equals(queue))
+                .map(ConsumerSettings::definition)
+                .findFirst().orElse(null);
+        return Uni.createFrom()
+                .deferred(() -> this.queue.scheduleText(queue, messageId, payload == null ? "" : payload,
+                        Duration.ofMillis(delayMillis), consumer))
+                .map(scheduled -> result("schedule", queue, scheduled, 1).put("delayMillis", delayMillis));
+    }
+
+    private static JsonObject result(String action, String queue, String id, long count) {
+        return new JsonObject().put("action", action).put("queue", queue).put("id", id).put("count", count);
+    }
+}
