@@ -36,7 +36,8 @@ class DelayedConsumerStalledRedisTest {
      * system properties, as types both class loaders share.
      */
     static final LocalRedisServer SERVER = shared(".server", () -> {
-        LocalRedisServer server = new LocalRedisServer(LocalRedisServer.locate("redis-server").orElseThrow());
+        LocalRedisServer server = new LocalRedisServer(LocalRedisServerChoice.choose(LocalRedisServerChoice.AUTO), "test",
+                "started by the test");
         server.start();
         return server;
     });

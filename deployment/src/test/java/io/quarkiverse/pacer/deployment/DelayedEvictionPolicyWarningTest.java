@@ -63,7 +63,8 @@ class DelayedEvictionPolicyWarningTest {
         if (existing instanceof LocalRedisServer server) {
             return server;
         }
-        LocalRedisServer server = new LocalRedisServer(LocalRedisServer.locate("redis-server").orElseThrow());
+        LocalRedisServer server = new LocalRedisServer(LocalRedisServerChoice.choose(LocalRedisServerChoice.AUTO), "test",
+                "started by the test");
         server.start();
         configSet(server.port(), "maxmemory-policy", "allkeys-lru");
         System.getProperties().put(HOLDER, server);
