@@ -18,10 +18,11 @@ ALGORITHMS[6] = {
             reset = tonumber(latest[2]) - NOW
         end
         if live + cost <= limit then
-            if reset < window then
-                reset = window
+            local taken = reset
+            if taken < window then
+                taken = window
             end
-            return 1, limit - live - cost, 0, reset, key, 0
+            return 1, limit - live - cost, 0, taken, reset, key, 0
         end
         -- At the latest when enough of the earliest leases expire (a release can come sooner).
         local excess = live + cost - limit
@@ -34,7 +35,7 @@ ALGORITHMS[6] = {
         if remaining < 0 then
             remaining = 0
         end
-        return 0, remaining, retry, reset, key, 0
+        return 0, remaining, retry, reset, reset, key, 0
     end,
     commit = function(base, limit, window, burst, cost, token, key)
         redis.call('ZREMRANGEBYSCORE', key, '-inf', index_suffix(NOW))

@@ -45,10 +45,10 @@ local states = {}
 for i = 1, policies do
     local at = 3 + 6 * (i - 1)
     local algorithm = ALGORITHMS[tonumber(ARGV[at])]
-    local ok, remaining, retry, reset, a, b, c = algorithm.check(KEYS[i], tonumber(ARGV[at + 1]),
+    local ok, remaining, retry, reset, unchanged, a, b, c = algorithm.check(KEYS[i], tonumber(ARGV[at + 1]),
             tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4]))
     admitted[i] = ok
-    states[i] = { a, b, c }
+    states[i] = { a, b, c, unchanged }
     if ok == 0 and ARGV[at + 5] == '0' then
         result[1] = 0
     end
@@ -67,8 +67,9 @@ for i = 1, policies do
         fences[i] = ALGORITHMS[tonumber(ARGV[at])].commit(KEYS[i], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
                 tonumber(ARGV[at + 3]), cost, token, state[1], state[2], state[3]) or 0
     elseif admitted[i] == 1 then
-        -- Nothing was taken: report what is left now.
+        -- Nothing was taken: report what is left now, and when the state as it is now is back to full.
         result[4 * (i - 1) + 3] = result[4 * (i - 1) + 3] + cost
+        result[4 * (i - 1) + 5] = states[i][4]
     end
 end
 if mode == 0 and result[1] == 1 then

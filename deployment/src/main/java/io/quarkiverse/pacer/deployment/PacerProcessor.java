@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.deployment;
 
 import io.quarkiverse.pacer.runtime.PacerStartupSummary;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerConfigValidation;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -34,7 +35,8 @@ class PacerProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem registerRedisAccess() {
-        return AdditionalBeanBuildItem.unremovableOf(PacerRedis.class);
+        return AdditionalBeanBuildItem.builder().addBeanClasses(PacerRedis.class, PacerConfigValidation.class)
+                .setUnremovable().build();
     }
 
     @BuildStep

@@ -43,6 +43,14 @@ public interface ThrottleRuntimeConfig {
     Duration timeout();
 
     /**
+     * Whether successful responses of throttled REST endpoints (Quarkus REST) carry the {@code RateLimit-Policy} and
+     * {@code RateLimit} headers of the IETF draft, as rejections ({@code 429}) always do, so clients can pace themselves
+     * before they are rejected.
+     */
+    @WithDefault("true")
+    boolean headersOnSuccess();
+
+    /**
      * Per-policy overrides of the {@code @Throttled} settings, keyed by policy name. A policy used only through the
      * programmatic {@code Throttler} API is declared here with at least {@code limit} and {@code window}.
      */

@@ -16,6 +16,9 @@ import io.quarkus.runtime.StartupEvent;
  * Micrometer metrics of throttling decisions, registered only when Micrometer is present:
  * {@code pacer.throttle.decisions} (tags {@code policy}, {@code outcome} = permitted | rejected | fallback) and
  * {@code pacer.throttle.decision.latency} (tag {@code policy}). Meters are created once per policy, not per call.
+ * <p>
+ * {@code permitted} counts calls that went through: a policy that admitted a call another policy of its stack rejected
+ * counts neither permitted nor rejected (it took nothing).
  */
 @Singleton
 public class ThrottleMetrics implements ThrottleObserver {
@@ -38,7 +41,9 @@ public class ThrottleMetrics implements ThrottleObserver {
             if (outcome.fallback()) {
                 policy.fallback.increment();
             } else if (outcome.policyAllowed(i)) {
-                policy.permitted.increment();
+                if (outcome.allowed()) {
+                    policy.permitted.increment();
+                }
             } else {
                 policy.rejected.increment();
             }

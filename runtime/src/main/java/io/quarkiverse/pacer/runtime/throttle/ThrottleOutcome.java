@@ -81,6 +81,14 @@ public final class ThrottleOutcome {
         return values[4 * index + 2];
     }
 
+    long remaining(int index) {
+        return Math.max(0, values[4 * index + 1]);
+    }
+
+    long resetAfterMicros(int index) {
+        return values[4 * index + 3];
+    }
+
     /** The decision of the policy at {@code index} of the stack. */
     public ThrottleDecision decision(int index) {
         ThrottlePolicy policy = stack.policies[index];

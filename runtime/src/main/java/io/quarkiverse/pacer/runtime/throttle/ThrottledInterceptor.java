@@ -50,19 +50,22 @@ public class ThrottledInterceptor {
         ThrottleStack decided = stack;
         // The reactive call chain, captured at the call: decisions may complete on another context.
         ConcurrencyLeases.Scope scope = decided.holdsLeases ? ConcurrencyLeases.contextScope() : null;
+        // Captured now: the decision may complete on another context, the HTTP response filter reads this one.
+        Context request = engine.headersOnSuccess() ? RateLimitHeaders.requestContext() : null;
         return switch (method.kind) {
-            case UNI -> permitted(method, decided, key)
+            case UNI -> permitted(method, decided, key, request)
                     .onItem().transformToUni(outcome -> proceedUni(invocation, outcome, scope));
-            case COMPLETION_STAGE -> permitted(method, decided, key)
+            case COMPLETION_STAGE -> permitted(method, decided, key, request)
                     .onItem().transformToUni(outcome -> proceedStage(invocation, outcome, scope))
                     .subscribeAsCompletionStage();
-            case MULTI -> permitted(method, decided, key)
+            case MULTI -> permitted(method, decided, key, request)
                     .onItem().transformToMulti(outcome -> proceedMulti(invocation, outcome, scope));
-            case BLOCKING -> proceedBlocking(invocation, method, decided, key);
+            case BLOCKING -> proceedBlocking(invocation, method, decided, key, request);
         };
     }
 
-    private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, ThrottleStack stack, String key)
+    private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, ThrottleStack stack, String key,
+            Context request)
             throws Exception {
         if (Context.isOnEventLoopThread()) {
             ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
@@ -80,6 +83,7 @@ public class ThrottledInterceptor {
                 throw outcome.exception();
             }
         }
+        RateLimitHeaders.remember(request, outcome);
         if (!stack.holdsLeases) {
             return invocation.proceed();
         }
@@ -89,9 +93,11 @@ public class ThrottledInterceptor {
     }
 
     /** Decides at subscription; rejections (after an optional wait on a timer) fail the returned Uni. */
-    private Uni<ThrottleOutcome> permitted(ThrottledMethod method, ThrottleStack stack, String key) {
+    private Uni<ThrottleOutcome> permitted(ThrottledMethod method, ThrottleStack stack, String key,
+            Context request) {
         return engine.decide(stack, key, ThrottleStack.ACQUIRE).onItem().transformToUni(outcome -> {
             if (outcome.allowed()) {
+                RateLimitHeaders.remember(request, outcome);
                 return Uni.createFrom().item(outcome);
             }
             long retryAfter = outcome.retryAfterMicros();
@@ -101,8 +107,13 @@ public class ThrottledInterceptor {
             return Uni.createFrom().voidItem()
                     .onItem().delayIt().by(Duration.ofNanos(retryAfter * 1000))
                     .onItem().transformToUni(ignored -> engine.decide(stack, key, ThrottleStack.ACQUIRE))
-                    .onItem().transformToUni(retried -> retried.allowed() ? Uni.createFrom().item(retried)
-                            : Uni.createFrom().failure(retried.exception()));
+                    .onItem().transformToUni(retried -> {
+                        if (!retried.allowed()) {
+                            return Uni.createFrom().failure(retried.exception());
+                        }
+                        RateLimitHeaders.remember(request, retried);
+                        return Uni.createFrom().item(retried);
+                    });
         });
     }
 
