@@ -14,7 +14,6 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -70,9 +69,6 @@ class DelayedConsumerStalledRedisTest {
     Consumer consumer;
 
     @Test
-    @Disabled("Pacer's transport gives up the stalled connection after 10 s, but reconnecting gets the same half-open"
-            + " socket back from the Redis client's pool (ObservableRedisConnection -> PooledRedisConnection.close()"
-            + " recycles it): no new TCP connection is ever opened. Enable once the transport discards it.")
     void consumptionRecoversFromAClaimThatNeverReturns() {
         queue.schedule("stall", "before", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.contains("before"));
