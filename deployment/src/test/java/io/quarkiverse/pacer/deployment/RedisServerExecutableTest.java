@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -22,8 +23,12 @@ class RedisServerExecutableTest {
     }
 
     @Test
-    void rejectsAnExecutableThatIsNoRedisServer() {
-        Path notRedis = RedisServerExecutable.locate("true").orElseThrow();
+    void rejectsAnExecutableThatIsNoRedisServer() throws Exception {
+        // An executable that prints nothing and succeeds, whatever the PATH holds.
+        Path notRedis = Files.createTempFile("not-redis", ".sh");
+        Files.writeString(notRedis, "#!/bin/sh\nexit 0\n");
+        notRedis.toFile().setExecutable(true);
+        notRedis.toFile().deleteOnExit();
         assertThatThrownBy(() -> RedisServerExecutable.check(notRedis, "test"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith(notRedis + " --version failed (exit code 0): ");
