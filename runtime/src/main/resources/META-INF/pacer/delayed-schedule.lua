@@ -24,12 +24,11 @@ else
     due = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[7])
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
--- An upsert takes the message out of every state; a running handler's claim token is dropped with it.
--- An id is in the in-flight or dead-letter set only while its hash exists, so a new id skips both removals.
-if redis.call('DEL', key) == 1 then
-    redis.call('ZREM', KEYS[2], ARGV[2])
-    redis.call('ZREM', KEYS[3], ARGV[2])
-end
+-- An upsert takes the message out of every state; a running handler's claim token is dropped with it. The
+-- removals run even when no hash existed: a hash that vanished (evicted, deleted) may have left its id behind.
+redis.call('DEL', key)
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('HSET', key, 'p', ARGV[3], 'e', ARGV[4], 'd', due, 'a', 0, 'r', 0)
 redis.call('ZADD', KEYS[1], due, ARGV[2])
 if first[2] == nil or due < tonumber(first[2]) then

@@ -6,6 +6,25 @@ local mode = tonumber(ARGV[1])
 local token = ARGV[2]
 local policies = #KEYS
 
+if mode == 4 then
+    -- Renewal: extend the call's leases only if all of them are still live; never revive an expired one.
+    for i = 1, policies do
+        local at = 3 + 6 * (i - 1)
+        local algorithm = ALGORITHMS[tonumber(ARGV[at])]
+        if algorithm.held and not algorithm.held(KEYS[i], token, tonumber(ARGV[at + 4])) then
+            return { 0 }
+        end
+    end
+    for i = 1, policies do
+        local at = 3 + 6 * (i - 1)
+        local algorithm = ALGORITHMS[tonumber(ARGV[at])]
+        if algorithm.renew then
+            algorithm.renew(KEYS[i], token, tonumber(ARGV[at + 4]), tonumber(ARGV[at + 2]))
+        end
+    end
+    return { 1 }
+end
+
 if mode == 2 or mode == 3 then
     for i = 1, policies do
         local at = 3 + 6 * (i - 1)
@@ -20,15 +39,16 @@ if mode == 2 or mode == 3 then
 end
 
 local result = { 1 }
+local fences = {}
 local admitted = {}
 local states = {}
 for i = 1, policies do
     local at = 3 + 6 * (i - 1)
     local algorithm = ALGORITHMS[tonumber(ARGV[at])]
-    local ok, remaining, retry, reset, a, b, c = algorithm.check(KEYS[i], tonumber(ARGV[at + 1]),
+    local ok, remaining, retry, reset, unchanged, a, b, c = algorithm.check(KEYS[i], tonumber(ARGV[at + 1]),
             tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4]))
     admitted[i] = ok
-    states[i] = { a, b, c }
+    states[i] = { a, b, c, unchanged }
     if ok == 0 and ARGV[at + 5] == '0' then
         result[1] = 0
     end
@@ -44,11 +64,19 @@ for i = 1, policies do
     local cost = tonumber(ARGV[at + 4])
     if mode == 0 and result[1] == 1 and admitted[i] == 1 then
         local state = states[i]
-        ALGORITHMS[tonumber(ARGV[at])].commit(KEYS[i], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
-                tonumber(ARGV[at + 3]), cost, token, state[1], state[2], state[3])
+        fences[i] = ALGORITHMS[tonumber(ARGV[at])].commit(KEYS[i], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
+                tonumber(ARGV[at + 3]), cost, token, state[1], state[2], state[3]) or 0
     elseif admitted[i] == 1 then
-        -- Nothing was taken: report what is left now.
+        -- Nothing was taken: report what is left now, and when the state as it is now is back to full.
         result[4 * (i - 1) + 3] = result[4 * (i - 1) + 3] + cost
+        result[4 * (i - 1) + 5] = states[i][4]
+    end
+end
+if mode == 0 and result[1] == 1 then
+    -- The fencing token of each policy (0 for the algorithms that hand out none) follows the decisions.
+    local size = #result
+    for i = 1, policies do
+        result[size + i] = fences[i] or 0
     end
 end
 return result

@@ -1,6 +1,7 @@
 -- FIXED_WINDOW (code 1): one counter per window aligned to the epoch, the INCRBY + PEXPIRE pattern made atomic.
 -- KEYS: <base>:fw:<window index>, derived from the policy's base key
--- State: one integer; TTL = the rest of the window, so no counter ever outlives its window.
+-- State: one integer; TTL = the rest of the window (at least the 20 ms floor of expire_after); a later window uses
+-- another key, so a counter that outlives its window is never read again.
 -- Work: O(1). Accuracy: exactly `limit` per aligned window; up to 2 * limit across a window boundary.
 ALGORITHMS[1] = {
     check = function(base, limit, window, burst, cost)
@@ -8,15 +9,19 @@ ALGORITHMS[1] = {
         local key = base .. ':fw:' .. index_suffix(index)
         local used = tonumber(redis.call('GET', key) or '0')
         local rest = (index + 1) * window - NOW
+        local unchanged = 0
+        if used > 0 then
+            unchanged = rest
+        end
         if used + cost <= limit then
-            return 1, limit - used - cost, 0, rest, key, rest
+            return 1, limit - used - cost, 0, rest, unchanged, key, rest
         end
         local remaining = limit - used
         if remaining < 0 then
             remaining = 0
         end
         -- The next window starts empty and cost <= limit is checked at build time.
-        return 0, remaining, rest, rest, key, rest
+        return 0, remaining, rest, rest, rest, key, rest
     end,
     commit = function(base, limit, window, burst, cost, token, key, rest)
         redis.call('INCRBY', key, cost)

@@ -16,13 +16,13 @@ ALGORITHMS[5] = {
         local new_tat = tat + cost * interval
         local ahead = new_tat - NOW
         if ahead <= tolerance then
-            return 1, floor_div(tolerance - ahead, interval), 0, ahead, key, new_tat
+            return 1, floor_div(tolerance - ahead, interval), 0, ahead, tat - NOW, key, new_tat
         end
         local remaining = 0
         if tat - NOW < tolerance then
             remaining = floor_div(tolerance - (tat - NOW), interval)
         end
-        return 0, remaining, ahead - tolerance, tat - NOW, key, new_tat
+        return 0, remaining, ahead - tolerance, tat - NOW, tat - NOW, key, new_tat
     end,
     commit = function(base, limit, window, burst, cost, token, key, new_tat)
         redis.call('SET', key, index_suffix(new_tat))

@@ -7,21 +7,27 @@
 --   so a call defines only the functions it runs.
 -- Each algorithm file registers check/commit/release/reset functions in ALGORITHMS under its code; the driver
 -- checks every policy (read-only), then commits all of them only if none of the enforcing policies rejected.
+-- check returns: allowed (1|0), remaining, retry-after, reset-after if the permits are taken, reset-after of the state
+-- as it is (reported when nothing is taken: a peek, or a call another policy rejected), then up to three values
+-- handed to commit.
 --
 -- KEYS: one base key per policy, KEYS[i] = <prefix>:t:{<tag>}<policy> (see ThrottleKeyLayout: the tag is the call's
 --       key, or \g<group> for the global key, so all KEYS of one call share one hash slot); an algorithm appends its
---       own suffix (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc") to its base key.
--- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state)
+--       own suffix (":fw:<window index>", ":sw:<window index>", ":sl", ":tb", ":lb", ":cc" and ":ccf") to its base key.
+-- ARGV[1]: mode: 0 acquire, 1 peek (never writes), 2 release (CONCURRENCY leases), 3 reset (delete the state),
+--       4 renew (extend the call's CONCURRENCY leases by a window, only if all of them are still live)
 -- ARGV[2]: a token unique to this call (names SLIDING_LOG entries and CONCURRENCY leases)
 -- ARGV[3 + 6 * (i - 1) ...]: for policy i: algorithm code (1 FIXED_WINDOW, 2 SLIDING_WINDOW, 3 SLIDING_LOG,
 --       4 TOKEN_BUCKET, 5 LEAKY_BUCKET, 6 CONCURRENCY), limit, window in microseconds, burst, cost, shadow (0|1)
 -- Returns: { allowed (1|0), then for each policy i: allowed (1|0), remaining permits, retry-after in
 --       microseconds (rounded up, never early; 0 when allowed), reset-after in microseconds }
---       (modes 2 and 3 return { 1 })
+--       and, for a permitted acquire only, one fencing token per policy (CONCURRENCY; 0 for the other algorithms)
+--       (modes 2 and 3 return { 1 }; mode 4 returns { 1 } when renewed, { 0 } when a lease was lost)
 -- Work: O(N) commands for FIXED_WINDOW, SLIDING_WINDOW, TOKEN_BUCKET and LEAKY_BUCKET; SLIDING_LOG and CONCURRENCY
 --       add O(log(limit) + cost) per policy, plus the removal of at most `limit` expired entries.
 -- Time: Redis TIME, integer microseconds. Every key written gets a TTL covering the state it holds.
--- Integers stay exact because the build checks limit * window and burst * window stay below 2^53.
+-- Integers stay exact: the build and startup check (ThrottleDurations.exactnessProblem) that the products the
+-- SLIDING_WINDOW, TOKEN_BUCKET and LEAKY_BUCKET scripts form stay below 2^52; the others only add a window to TIME.
 
 if redis.replicate_commands then
     -- Redis < 5 must replicate effects, not the script, since the script reads TIME before writing.
@@ -57,11 +63,17 @@ local function index_suffix(index)
     return string.format('%.0f', index)
 end
 
--- Sets a TTL of at least `micros` (rounded up to whole milliseconds, at least 1 ms).
+-- Redis (7.0 and older) counts a TTL set inside a script from the script's start, whole milliseconds, but deletes the
+-- key at once if that moment has already passed: `PEXPIRE key 1` in a script that crosses a millisecond tick deletes
+-- the key, and the next call starts from empty state. A TTL of at least MIN_TTL_MILLIS cannot pass during a script.
+-- Longer-lived state is harmless: every algorithm ignores state older than its window.
+local MIN_TTL_MILLIS = 20
+
+-- Sets a TTL of at least `micros`: rounded up to whole milliseconds, plus one for the tick the script started in.
 local function expire_after(key, micros)
-    local millis = ceil_div(micros, 1000)
-    if millis < 1 then
-        millis = 1
+    local millis = ceil_div(micros, 1000) + 1
+    if millis < MIN_TTL_MILLIS then
+        millis = MIN_TTL_MILLIS
     end
     redis.call('PEXPIRE', key, millis)
 end

@@ -15,7 +15,7 @@ ALGORITHMS[3] = {
             reset = tonumber(newest[2]) + window - NOW
         end
         if live + cost <= limit then
-            return 1, limit - live - cost, 0, window, key, 0
+            return 1, limit - live - cost, 0, window, reset, key, 0
         end
         -- Wait until enough of the oldest live entries have expired for `cost` permits to fit.
         local excess = live + cost - limit
@@ -28,7 +28,7 @@ ALGORITHMS[3] = {
         if remaining < 0 then
             remaining = 0
         end
-        return 0, remaining, retry, reset, key, 0
+        return 0, remaining, retry, reset, reset, key, 0
     end,
     commit = function(base, limit, window, burst, cost, token, key)
         redis.call('ZREMRANGEBYSCORE', key, '-inf', index_suffix(NOW - window))

@@ -45,10 +45,16 @@ ALGORITHMS[2] = {
         elseif previous > 0 then
             reset = rest
         end
-        if ok then
-            return 1, remaining, 0, reset, current_key, rest
+        local unchanged = 0
+        if current > 0 then
+            unchanged = rest + window
+        elseif previous > 0 then
+            unchanged = rest
         end
-        return 0, remaining, retry, reset, current_key, rest
+        if ok then
+            return 1, remaining, 0, reset, unchanged, current_key, rest
+        end
+        return 0, remaining, retry, reset, unchanged, current_key, rest
     end,
     commit = function(base, limit, window, burst, cost, token, current_key, rest)
         redis.call('INCRBY', current_key, cost)

@@ -34,7 +34,8 @@ ALGORITHMS[4] = {
         if not ok then
             retry = ceil_div(need - level, limit)
         end
-        return (ok and 1 or 0), floor_div(after, window), retry, ceil_div(capacity - after, limit), key, after, since
+        return (ok and 1 or 0), floor_div(after, window), retry, ceil_div(capacity - after, limit),
+                ceil_div(capacity - level, limit), key, after, since
     end,
     commit = function(base, limit, window, burst, cost, token, key, after, since)
         redis.call('HSET', key, 'l', index_suffix(after), 't', index_suffix(since))

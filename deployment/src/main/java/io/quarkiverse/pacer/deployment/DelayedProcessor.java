@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import jakarta.enterprise.inject.spi.DeploymentException;
+
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.AnnotationValue;
@@ -108,7 +110,7 @@ class DelayedProcessor {
             BuildProducer<ReflectiveHierarchyBuildItem> jsonPayloads,
             BuildProducer<ValidationErrorBuildItem> errors) {
         IndexView index = beanArchive.getIndex();
-        List<Throwable> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         List<AnnotationInstance> annotations = new ArrayList<>(index.getAnnotations(DELAYED));
         annotations.sort(Comparator.comparing(a -> a.target().asMethod().declaringClass().name().toString() + "#"
                 + a.target().asMethod().name() + a.target().asMethod().descriptor()));
@@ -141,14 +143,12 @@ class DelayedProcessor {
         }
         methodsByQueue.forEach((queue, declared) -> {
             if (declared.size() > 1) {
-                problems.add(new IllegalStateException("@Delayed(\"" + queue + "\") declared on " + declared.get(0)
+                problems.add("@Delayed(\"" + queue + "\") declared on " + declared.get(0)
                         + ": queue " + queue + " already has a consumer; a queue has one consumer method, found "
-                        + String.join(", ", declared)));
+                        + String.join(", ", declared));
             }
         });
-        if (!problems.isEmpty()) {
-            errors.produce(new ValidationErrorBuildItem(problems));
-        }
+        reportProblems(problems, errors);
         if (!beanClasses.isEmpty()) {
             unremovable.produce(UnremovableBeanBuildItem.beanClassNames(beanClasses));
             forceStartScheduler.produce(new ForceStartSchedulerBuildItem());
@@ -156,17 +156,17 @@ class DelayedProcessor {
     }
 
     private static Optional<DelayedConsumerDefinition> define(AnnotationInstance annotation, MethodInfo method,
-            String where, List<Throwable> problems) {
+            String where, List<String> problems) {
         int before = problems.size();
         String queue = annotation.value().asString();
         if (queue.isEmpty() || queue.indexOf('{') >= 0 || queue.indexOf('}') >= 0) {
-            problems.add(new IllegalStateException(where + ": the queue name must be non-empty without '{' or '}'"));
+            problems.add(where + ": the queue name must be non-empty without '{' or '}'");
         }
         if (Modifier.isPrivate(method.flags())) {
-            problems.add(new IllegalStateException(where + ": the method must not be private"));
+            problems.add(where + ": the method must not be private");
         }
         if (Modifier.isStatic(method.flags())) {
-            problems.add(new IllegalStateException(where + ": the method must not be static"));
+            problems.add(where + ": the method must not be static");
         }
         DelayedConsumerDefinition definition = new DelayedConsumerDefinition();
         definition.setQueue(queue);
@@ -174,18 +174,18 @@ class DelayedProcessor {
         definition.setMethodName(method.name());
 
         if (method.parametersCount() == 0) {
-            problems.add(new IllegalStateException(where + ": payload parameter missing"));
+            problems.add(where + ": payload parameter missing");
         } else if (method.parametersCount() > 1) {
-            problems.add(new IllegalStateException(where + ": the method must have exactly one parameter (the payload or"
-                    + " DelayedMessage<T>), found " + method.parametersCount()));
+            problems.add(where + ": the method must have exactly one parameter (the payload or"
+                    + " DelayedMessage<T>), found " + method.parametersCount());
         } else {
             Type parameter = method.parameterType(0);
             Type payload = parameter;
             if (parameter.name().equals(DELAYED_MESSAGE)) {
                 definition.setMessageParameter(true);
                 if (parameter.kind() != Type.Kind.PARAMETERIZED_TYPE) {
-                    problems.add(new IllegalStateException(where + ": DelayedMessage must declare its payload type,"
-                            + " e.g. DelayedMessage<OrderRef>"));
+                    problems.add(where + ": DelayedMessage must declare its payload type,"
+                            + " e.g. DelayedMessage<OrderRef>");
                     payload = null;
                 } else {
                     payload = parameter.asParameterizedType().arguments().get(0);
@@ -193,8 +193,8 @@ class DelayedProcessor {
             }
             if (payload != null) {
                 if (payload.kind() == Type.Kind.TYPE_VARIABLE || payload.kind() == Type.Kind.UNRESOLVED_TYPE_VARIABLE) {
-                    problems.add(new IllegalStateException(where + ": the payload type must be concrete, found type"
-                            + " variable " + payload));
+                    problems.add(where + ": the payload type must be concrete, found type"
+                            + " variable " + payload);
                 } else if (payload.name().equals(STRING)) {
                     definition.setPayloadKind(PayloadKind.STRING);
                     definition.setPayloadType(String.class.getName());
@@ -216,8 +216,8 @@ class DelayedProcessor {
         } else if (returned.name().equals(COMPLETION_STAGE) && isOfVoid(returned)) {
             definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
         } else {
-            problems.add(new IllegalStateException(where + ": the method must return void, Uni<Void> or"
-                    + " CompletionStage<Void>, found " + returned));
+            problems.add(where + ": the method must return void, Uni<Void> or"
+                    + " CompletionStage<Void>, found " + returned);
         }
 
         definition.setConcurrency(positive(annotation, "concurrency", 1, where, problems));
@@ -234,30 +234,30 @@ class DelayedProcessor {
     }
 
     private static int positive(AnnotationInstance annotation, String member, int defaultValue, String where,
-            List<Throwable> problems) {
+            List<String> problems) {
         AnnotationValue value = annotation.value(member);
         int result = value == null ? defaultValue : value.asInt();
         if (result < 1) {
-            problems.add(new IllegalStateException(where + ": " + member + " must be at least 1, was " + result));
+            problems.add(where + ": " + member + " must be at least 1, was " + result);
         }
         return result;
     }
 
     private static long duration(AnnotationInstance annotation, String member, String defaultValue, Duration minimum,
-            String where, List<Throwable> problems) {
+            String where, List<String> problems) {
         AnnotationValue value = annotation.value(member);
         String text = value == null ? defaultValue : value.asString();
         try {
             Duration parsed = DurationConverter.parseDuration(text);
             if (parsed == null || parsed.compareTo(minimum) < 0) {
-                problems.add(new IllegalStateException(where + ": " + member + " must be at least " + minimum
-                        + ", was \"" + text + "\""));
+                problems.add(where + ": " + member + " must be at least " + minimum
+                        + ", was \"" + text + "\"");
                 return 0;
             }
             return parsed.toMillis();
         } catch (IllegalArgumentException e) {
-            problems.add(new IllegalStateException(where + ": " + member + " is not a duration (\"500ms\", \"1s\","
-                    + " \"5m\", \"1h\", \"1d\" or ISO-8601): \"" + text + "\""));
+            problems.add(where + ": " + member + " is not a duration (\"500ms\", \"1s\","
+                    + " \"5m\", \"1h\", \"1d\" or ISO-8601): \"" + text + "\"");
             return 0;
         }
     }
@@ -282,21 +282,27 @@ class DelayedProcessor {
     void createInvokers(ValidationPhaseBuildItem validationPhase, InvokerFactoryBuildItem invokerFactory,
             List<DelayedMethodBuildItem> methods, BuildProducer<DelayedInvokerBuildItem> invokers,
             BuildProducer<ValidationErrorBuildItem> errors) {
-        List<Throwable> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         for (DelayedMethodBuildItem item : methods) {
             MethodInfo method = item.getMethod();
             Optional<BeanInfo> bean = validationPhase.getContext().beans().classBeans()
                     .withBeanClass(method.declaringClass().name()).stream().findFirst();
             if (bean.isEmpty()) {
-                problems.add(new IllegalStateException(item.getDefinition().describe()
-                        + ": the declaring class is not a CDI bean"));
+                problems.add(item.getDefinition().describe()
+                        + ": the declaring class is not a CDI bean");
                 continue;
             }
             InvokerInfo invoker = invokerFactory.createInvoker(bean.get(), method).withInstanceLookup().build();
             invokers.produce(new DelayedInvokerBuildItem(item.getDefinition(), className(invoker)));
         }
+        reportProblems(problems, errors);
+    }
+
+    /** All problems in one clean message, as for {@code @Throttled}: no exception type in front of each line. */
+    private static void reportProblems(List<String> problems, BuildProducer<ValidationErrorBuildItem> errors) {
         if (!problems.isEmpty()) {
-            errors.produce(new ValidationErrorBuildItem(problems));
+            errors.produce(new ValidationErrorBuildItem(new DeploymentException(
+                    "Invalid @Delayed usage:\n - " + String.join("\n - ", problems))));
         }
     }
 

@@ -1,7 +1,6 @@
 package io.quarkiverse.pacer.deployment;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -13,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
@@ -32,38 +30,23 @@ public final class LocalRedisServer implements Startable {
     private static final long STARTUP_TIMEOUT_MILLIS = 10_000;
     private static final int START_ATTEMPTS = 3;
 
-    private final Path executable;
+    private final RedisServerExecutable server;
+    private final String clientName;
+    private final String reason;
     private Process process;
     private Path workDir;
     private int port;
     private Thread shutdownHook;
 
-    public LocalRedisServer(Path executable) {
-        this.executable = executable;
-    }
-
     /**
-     * Resolves {@code command} (a path, or a bare name looked up on the {@code PATH}) to an executable file.
+     * @param server the executable to start
+     * @param clientName the Redis client it serves, for the log
+     * @param reason why Pacer runs it, for the log
      */
-    public static Optional<Path> locate(String command) {
-        if (command.contains(File.separator)) {
-            Path path = Path.of(command);
-            return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
-        }
-        String pathVariable = System.getenv("PATH");
-        if (pathVariable == null) {
-            return Optional.empty();
-        }
-        for (String dir : pathVariable.split(File.pathSeparator)) {
-            if (dir.isBlank()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, command);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+    LocalRedisServer(RedisServerExecutable server, String clientName, String reason) {
+        this.server = server;
+        this.clientName = clientName;
+        this.reason = reason;
     }
 
     @Override
@@ -85,7 +68,7 @@ public final class LocalRedisServer implements Startable {
     private void startOnce(int candidatePort) {
         try {
             workDir = Files.createTempDirectory("pacer-redis-");
-            List<String> command = new ArrayList<>(List.of(executable.toString(),
+            List<String> command = new ArrayList<>(List.of(server.path().toString(),
                     "--port", Integer.toString(candidatePort),
                     "--bind", "127.0.0.1",
                     "--save", "",
@@ -98,14 +81,14 @@ public final class LocalRedisServer implements Startable {
                     .redirectOutput(workDir.resolve("stdout.log").toFile())
                     .start();
         } catch (IOException e) {
-            throw new IllegalStateException("Pacer could not start " + executable + ": " + e.getMessage(), e);
+            throw new IllegalStateException("Pacer could not start " + server.path() + ": " + e.getMessage(), e);
         }
         port = candidatePort;
         awaitPong();
         shutdownHook = new Thread(this::stopProcess, "pacer-redis-server-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        LOG.infof("Pacer Dev Services started redis-server (%s) on 127.0.0.1:%d (pid %d); no container runtime is"
-                + " available, so Pacer runs a local redis-server instead", executable, port, process.pid());
+        LOG.infof("Pacer Dev Services started %s on 127.0.0.1:%d (pid %d) for Redis client %s: %s", server.describe(),
+                port, process.pid(), clientName, reason);
     }
 
     private void awaitPong() {
@@ -150,6 +133,11 @@ public final class LocalRedisServer implements Startable {
         } catch (IOException e) {
             throw new IllegalStateException("No free port for redis-server", e);
         }
+    }
+
+    /** The executable this server runs. */
+    public Path executable() {
+        return server.path();
     }
 
     public int port() {

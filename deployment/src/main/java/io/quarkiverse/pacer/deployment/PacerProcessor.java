@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.deployment;
 
 import io.quarkiverse.pacer.runtime.PacerStartupSummary;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerConfigValidation;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -9,6 +10,7 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
+import io.quarkus.deployment.logging.LogCleanupFilterBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
@@ -33,7 +35,8 @@ class PacerProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem registerRedisAccess() {
-        return AdditionalBeanBuildItem.unremovableOf(PacerRedis.class);
+        return AdditionalBeanBuildItem.builder().addBeanClasses(PacerRedis.class, PacerConfigValidation.class)
+                .setUnremovable().build();
     }
 
     @BuildStep
@@ -52,5 +55,19 @@ class PacerProcessor {
         return NativeImageResourcePatternsBuildItem.builder()
                 .includeGlob(LuaScript.RESOURCE_DIRECTORY + "*.lua")
                 .build();
+    }
+
+    /**
+     * Several Vert.x Redis clients share the pool name of one Quarkus Redis client: Quarkus creates each client twice
+     * when both its client and data source steps initialise it (the second copy is dropped unused), and Pacer's own
+     * client is built from the same configuration. Micrometer then warns on every start that the pool gauge exists;
+     * the first registration's metrics stay right, so the warning needs no action.
+     */
+    @BuildStep
+    LogCleanupFilterBuildItem quietDuplicatePoolGauge(PacerBuildTimeConfig pacerConfig) {
+        String clientName = pacerConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        return new LogCleanupFilterBuildItem("io.micrometer.core.instrument.MeterRegistry",
+                "This Gauge has been already registered (MeterId{name='redis.pool.queue.size', tags=[tag(pool.name="
+                        + clientName + "),tag(pool.type=redis)]})");
     }
 }

@@ -31,6 +31,7 @@ import org.jboss.jandex.MethodParameterInfo;
 import org.jboss.jandex.Type;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.throttle.ConcurrencyLeases;
 import io.quarkiverse.pacer.runtime.throttle.DefaultReactiveThrottler;
 import io.quarkiverse.pacer.runtime.throttle.DefaultThrottler;
 import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
@@ -41,6 +42,7 @@ import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
+import io.quarkiverse.pacer.runtime.throttle.RateLimitHeadersFilter;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
 import io.quarkiverse.pacer.throttle.Algorithm;
@@ -64,6 +66,7 @@ import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.runtime.metrics.MetricsFactory;
+import io.quarkus.resteasy.reactive.spi.ContainerResponseFilterBuildItem;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
@@ -89,7 +92,8 @@ class ThrottleProcessor {
     void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
         beans.produce(AdditionalBeanBuildItem.builder()
                 .addBeanClasses(ThrottledInterceptor.class, ThrottleEngine.class, ThrottleResets.class,
-                        DefaultThrottler.class, DefaultReactiveThrottler.class, PrincipalKeyResolver.class)
+                        DefaultThrottler.class, DefaultReactiveThrottler.class, ConcurrencyLeases.class,
+                        PrincipalKeyResolver.class)
                 .setUnremovable()
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {
@@ -109,6 +113,15 @@ class ThrottleProcessor {
         if (capabilities.isPresent(Capability.REST)) {
             mappers.produce(new ExceptionMapperBuildItem(ThrottledExceptionMapper.class.getName(),
                     ThrottledException.class.getName(), jakarta.ws.rs.Priorities.USER, false));
+        }
+    }
+
+    @BuildStep
+    void sendRateLimitHeadersOnSuccess(Capabilities capabilities,
+            BuildProducer<ContainerResponseFilterBuildItem> filters) {
+        if (capabilities.isPresent(Capability.REST)) {
+            filters.produce(new ContainerResponseFilterBuildItem.Builder(RateLimitHeadersFilter.class.getName())
+                    .build());
         }
     }
 
@@ -293,9 +306,9 @@ class ThrottleProcessor {
                 problems.add(at + ": cost " + cost + " exceeds the capacity " + capacity + " ("
                         + (bucket ? "burst" : "limit") + "), so the call could never pass");
             }
-            if (windowMicros > 0 && (double) Math.max(limit, effectiveBurst) * windowMicros >= ThrottleDurations.MAX_EXACT) {
-                problems.add(at + ": limit (or burst) " + Math.max(limit, effectiveBurst) + " times window " + window
-                        + " is too large for exact arithmetic (at most 2^52 permit-microseconds)");
+            String inexact = ThrottleDurations.exactnessProblem(algorithm, limit, effectiveBurst, windowMicros, window);
+            if (inexact != null) {
+                problems.add(at + ": " + inexact);
             }
             if (key != null && key.equals(CLIENT_ADDRESS_KEY_RESOLVER.toString())
                     && !capabilities.isPresent(Capability.VERTX_HTTP)) {

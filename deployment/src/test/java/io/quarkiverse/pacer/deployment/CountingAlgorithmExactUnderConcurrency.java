@@ -48,7 +48,7 @@ abstract class CountingAlgorithmExactUnderConcurrency {
 
     @Test
     void exactlyLimitAdmittedAcrossTwoInstances() throws Exception {
-        try (SecondInstance second = new SecondInstance(vertx, RedisInfo.tcpPort(redis), engine.script().sha1())) {
+        try (SecondInstance second = new SecondInstance(vertx, RedisInfo.tcpPort(redis), engine.script())) {
             int admitted = ConcurrentLoad.run(CALLS_PER_THREAD, () -> {
                 try {
                     hit();

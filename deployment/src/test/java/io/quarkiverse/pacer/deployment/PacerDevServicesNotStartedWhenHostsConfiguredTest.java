@@ -40,7 +40,8 @@ class PacerDevServicesNotStartedWhenHostsConfiguredTest {
         if (existing instanceof LocalRedisServer server) {
             return server;
         }
-        LocalRedisServer server = new LocalRedisServer(LocalRedisServer.locate("redis-server").orElseThrow());
+        LocalRedisServer server = new LocalRedisServer(LocalRedisServerChoice.choose(LocalRedisServerChoice.AUTO), "test",
+                "started by the test");
         server.start();
         System.getProperties().put(HOLDER, server);
         return server;
@@ -56,7 +57,7 @@ class PacerDevServicesNotStartedWhenHostsConfiguredTest {
     void usesConfiguredServerAndStartsNoOther() throws Exception {
         assertThat(RedisInfo.tcpPort(redis)).isEqualTo(OWN_SERVER.port());
         // Debian links redis-server to redis-check-rdb, and redis rewrites its command line: compare real paths.
-        Path redisServer = LocalRedisServer.locate("redis-server").orElseThrow().toRealPath();
+        Path redisServer = OWN_SERVER.executable().toRealPath();
         long redisServers = ProcessHandle.current().descendants()
                 .filter(p -> p.info().command().map(c -> Path.of(c).equals(redisServer)).orElse(false))
                 .count();

@@ -21,7 +21,7 @@ import org.awaitility.Awaitility;
  */
 final class RestartableRedis {
 
-    private final Path executable = LocalRedisServer.locate("redis-server").orElseThrow();
+    private final Path executable = LocalRedisServerChoice.choose(LocalRedisServerChoice.AUTO).path();
     private final int port;
     private final Path dir;
     /** The running process, shared with this class's copy in the other class loader (JDK types only). */

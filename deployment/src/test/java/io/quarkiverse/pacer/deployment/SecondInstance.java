@@ -31,9 +31,10 @@ final class SecondInstance implements AutoCloseable {
     private int tokens;
     private volatile RedisConnection connection;
 
-    SecondInstance(Vertx vertx, int port, String scriptSha) {
+    /** A second instance on a standalone Redis; it loads the script itself when the server does not have it yet. */
+    SecondInstance(Vertx vertx, int port, LuaScript script) {
         this(Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://localhost:" + port)
-                .setMaxPoolSize(8).setMaxPoolWaiting(256)), scriptSha, null);
+                .setMaxPoolSize(8).setMaxPoolWaiting(256)), script.sha1(), script.source());
     }
 
     private SecondInstance(Redis client, String sha, String source) {

@@ -188,6 +188,6 @@ class ThrottleLocalRejectionsTest {
     }
 
     private SecondInstance secondInstance() {
-        return new SecondInstance(vertx, RedisInfo.tcpPort(redis), engine.script().sha1());
+        return new SecondInstance(vertx, RedisInfo.tcpPort(redis), engine.script());
     }
 }

@@ -17,7 +17,7 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Throttled endpoints: a rejected call becomes {@code 429 Too Many Requests} with {@code Retry-After} and the IETF
- * {@code RateLimit-Policy}/{@code RateLimit} headers.
+ * {@code RateLimit-Policy}/{@code RateLimit} headers; permitted calls carry the two {@code RateLimit} headers too.
  */
 @Path("/throttled")
 public class ThrottledResource {
@@ -65,6 +65,24 @@ public class ThrottledResource {
     @Throttled(name = "it-client", limit = 1, window = "1h", key = ClientAddressKeyResolver.class)
     public String client() {
         return "hello";
+    }
+
+    /** Two stacked buckets: the inner one rejects the second call, the outer one would have admitted it. */
+    @GET
+    @Path("/stacked")
+    @Throttled(name = "it-stack-outer", limit = 100, window = "1h")
+    @Throttled(name = "it-stack-inner", limit = 1, window = "1h")
+    public String stacked() {
+        return "stacked";
+    }
+
+    /** The same stack, watched by the metrics test. */
+    @GET
+    @Path("/stacked-metered")
+    @Throttled(name = "it-metered-outer", limit = 100, window = "1h")
+    @Throttled(name = "it-metered-inner", limit = 1, window = "1h")
+    public String stackedMetered() {
+        return "stacked";
     }
 
     /** Watched by the metrics test. */

@@ -1,5 +1,7 @@
 package io.quarkiverse.pacer.throttle;
 
+import java.util.function.Function;
+
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -31,6 +33,25 @@ public interface ReactiveThrottler {
     default Uni<ThrottleDecision> acquire(String policy, String key) {
         return acquire(policy, key, 1);
     }
+
+    /**
+     * Takes one permit of a {@link Algorithm#CONCURRENCY} policy, held (and renewed) until
+     * {@link ThrottlePermit#close()}; see {@link Throttler#acquirePermit}. A rejection fails the {@code Uni} with
+     * {@link ThrottledException}. Prefer {@link #withPermit}, which cannot forget the release.
+     */
+    Uni<ThrottlePermit> acquirePermit(String policy, String key);
+
+    /**
+     * Runs {@code work} while holding a permit of a {@link Algorithm#CONCURRENCY} policy, and releases the permit
+     * when the {@code Uni} it returns completes, fails or is cancelled.
+     *
+     * <pre>{@code
+     * Uni<Void> rebuild(String tenant) {
+     *     return throttler.withPermit("index-rebuild", tenant, permit -> index.rebuild(tenant, permit.fencingToken()));
+     * }
+     * }</pre>
+     */
+    <T> Uni<T> withPermit(String policy, String key, Function<ThrottlePermit, Uni<T>> work);
 
     /**
      * Tells whether one permit would be granted now, without consuming anything.

@@ -29,7 +29,7 @@ public interface Throttler {
     /**
      * Takes {@code cost} permits of {@code policy} for {@code key} if available. Rejected attempts consume nothing.
      * For a {@link Algorithm#CONCURRENCY} policy the permits are held as a lease that expires after the policy's
-     * window (there is no release through this API).
+     * window (there is no release through this method: use {@link #acquirePermit} to hold and release one).
      *
      * @param policy a known policy name
      * @param key the key; {@code null} means the policy's global key
@@ -45,6 +45,24 @@ public interface Throttler {
     default ThrottleDecision acquire(String policy, String key) {
         return acquire(policy, key, 1);
     }
+
+    /**
+     * Takes one permit of a {@link Algorithm#CONCURRENCY} policy and holds it until {@link ThrottlePermit#close()}:
+     * its lease is renewed meanwhile, and it carries a fencing token. With limit 1 this is a distributed lock.
+     *
+     * <pre>{@code
+     * try (ThrottlePermit permit = throttler.acquirePermit("nightly-report", null)) {
+     *     report.run(permit.fencingToken());
+     * }
+     * }</pre>
+     *
+     * @param policy a known {@code CONCURRENCY} policy
+     * @param key the key; {@code null} means the policy's global key
+     * @return the permit, held until closed
+     * @throws ThrottledException when no permit is free (with the decision and its retry-after)
+     * @throws IllegalArgumentException for an unknown policy or one that is not {@code CONCURRENCY}
+     */
+    ThrottlePermit acquirePermit(String policy, String key);
 
     /**
      * Tells whether one permit would be granted now, without consuming anything.

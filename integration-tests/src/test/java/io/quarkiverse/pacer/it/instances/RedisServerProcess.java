@@ -32,13 +32,43 @@ final class RedisServerProcess implements AutoCloseable {
             // and hundreds of caller threads, so it gets a higher CPU priority, as the benchmark harness gives it.
             command.addAll(List.of("/usr/bin/nice", "-n", "-10"));
         }
-        command.addAll(List.of(System.getProperty("pacer.it.redis-server", "redis-server"),
+        command.addAll(List.of(executable(),
                 "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--dir", dir.toString(), "--logfile", dir.resolve("redis.log").toString()));
         process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(this::answers);
         return this;
+    }
+
+    /**
+     * {@code -Dpacer.it.redis-server}, else {@code redis-server} on the {@code PATH}, else the embedded Redis 6.2 that
+     * Pacer's Dev Services extracted for this module's {@code @QuarkusTest} run (a machine with only a JDK).
+     */
+    static String executable() {
+        String configured = System.getProperty("pacer.it.redis-server");
+        if (configured != null) {
+            return configured;
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isBlank() && Files.isExecutable(Path.of(dir, "redis-server"))) {
+                    return "redis-server";
+                }
+            }
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path cache = (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
+                .resolve("quarkus-pacer").resolve("redis");
+        try (var files = Files.walk(cache, 2)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("redis-server-")
+                    && !f.getFileName().toString().endsWith(".part") && Files.isExecutable(f))
+                    .map(Path::toString).sorted().findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no redis-server on the PATH and none in " + cache));
+        } catch (IOException e) {
+            throw new IllegalStateException("no redis-server on the PATH and none in " + cache, e);
+        }
     }
 
     String uri() {

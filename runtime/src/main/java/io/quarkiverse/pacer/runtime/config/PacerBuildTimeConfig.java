@@ -25,6 +25,11 @@ public interface PacerBuildTimeConfig {
      */
     Health health();
 
+    /**
+     * Delay queues ({@code @Delayed}), settings fixed at build time.
+     */
+    DelayedBuildTimeConfig delayed();
+
     interface Health {
 
         /**
@@ -35,7 +40,7 @@ public interface PacerBuildTimeConfig {
     }
 
     /**
-     * Dev Services: a local {@code redis-server} for dev and test mode when Docker is not available.
+     * Dev Services: a local {@code redis-server} for dev and test mode when no container runtime is available.
      */
     DevServices devservices();
 
@@ -50,9 +55,18 @@ public interface PacerBuildTimeConfig {
         boolean enabled();
 
         /**
-         * The {@code redis-server} executable to start. A bare name is looked up on the {@code PATH}.
+         * Which Redis server Pacer's Dev Services run:
+         * <ul>
+         * <li>{@code auto}: the Redis client's container when a container runtime works, else a {@code redis-server}
+         * on the {@code PATH}, else the {@code redis-server} embedded in Pacer's build-time dependencies (Redis 6.2);</li>
+         * <li>{@code path}: the {@code redis-server} on the {@code PATH}, never a container;</li>
+         * <li>{@code embedded}: the embedded {@code redis-server}, never a container;</li>
+         * <li>anything else: that executable, a file path or a name looked up on the {@code PATH}.</li>
+         * </ul>
+         * A forced choice does not stop the Redis client's own Dev Services: where a container runtime works, also set
+         * {@code quarkus.redis.devservices.enabled=false}.
          */
-        @WithDefault("redis-server")
+        @WithDefault("auto")
         String redisServer();
 
         /**

@@ -46,6 +46,14 @@ public interface ThrottleRuntimeConfig {
     Duration timeout();
 
     /**
+     * Whether successful responses of throttled REST endpoints (Quarkus REST) carry the {@code RateLimit-Policy} and
+     * {@code RateLimit} headers of the IETF draft, as rejections ({@code 429}) always do, so clients can pace themselves
+     * before they are rejected.
+     */
+    @WithDefault("true")
+    boolean headersOnSuccess();
+
+    /**
      * The local short-circuit of rejected keys: after Redis rejected a call on a key with a retry-after, this instance
      * rejects further calls on it (of the same or a larger cost) by itself until the retry-after has passed, with the
      * same decision data, never for {@code CONCURRENCY} or shadow policies. A {@code reset} on any instance clears it
@@ -129,5 +137,12 @@ public interface ThrottleRuntimeConfig {
          * Shadow mode: evaluate and record, never reject.
          */
         Optional<Boolean> shadow();
+
+        /**
+         * For {@code CONCURRENCY} policies: whether a call made while the same thread or the same reactive call chain
+         * already holds a permit of this policy and key enters without taking a second one. Default: {@code true} when
+         * the limit is 1 (a lock, where a second permit could only deadlock), else {@code false}.
+         */
+        Optional<Boolean> reentrant();
     }
 }

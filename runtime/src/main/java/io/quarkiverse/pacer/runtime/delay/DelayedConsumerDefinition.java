@@ -17,9 +17,13 @@ public class DelayedConsumerDefinition {
     private int maxAttempts;
     private long backoffMillis;
     private long leaseMillis;
+    private String forwardTo;
 
     /** {@code @Delayed("orders") declared on com.acme.Orders#expire()}, for messages. */
     public String describe() {
+        if (forwardTo != null) {
+            return "quarkus.pacer.delayed.\"" + queue + "\".forward-to=" + forwardTo;
+        }
         return "@Delayed(\"" + queue + "\") declared on " + declaringClass + "#" + methodName + "()";
     }
 
@@ -103,6 +107,15 @@ public class DelayedConsumerDefinition {
 
     public void setBackoffMillis(long backoffMillis) {
         this.backoffMillis = backoffMillis;
+    }
+
+    /** The Quarkus Messaging channel receiving the queue's messages instead of a method, or {@code null}. */
+    public String getForwardTo() {
+        return forwardTo;
+    }
+
+    public void setForwardTo(String forwardTo) {
+        this.forwardTo = forwardTo;
     }
 
     public long getLeaseMillis() {

@@ -18,6 +18,7 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.JavaType;
 
 import io.quarkiverse.pacer.delay.DelayedMessage;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
@@ -125,6 +126,7 @@ final class DelayedConsumerLoop {
     final AtomicLong failed = new AtomicLong();
     final AtomicLong retried = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
+    final AtomicLong throttled = new AtomicLong();
     final AtomicLong reclaimed = new AtomicLong();
     final AtomicLong latenessMillisMax = new AtomicLong();
 
@@ -174,7 +176,7 @@ final class DelayedConsumerLoop {
 
     DelayedConsumerStats stats() {
         return new DelayedConsumerStats(keys.queue, claims.get(), largestClaim.get(), claimed.get(), delivered.get(),
-                failed.get(), retried.get(), deadLettered.get(), reclaimed.get(), latenessMillisMax.get());
+                failed.get(), retried.get(), deadLettered.get(), reclaimed.get(), latenessMillisMax.get(), throttled.get());
     }
 
     void start() {
@@ -390,6 +392,11 @@ final class DelayedConsumerLoop {
             ack(message);
         } else if (failure == NOT_STARTED) {
             nack(message, "release", "shutdown");
+        } else if (ThrottledRetry.delayMillis(failure) >= 0) {
+            // Rate-limited, not failed: due again at the retry-after, with no attempt counted.
+            redisOperations++;
+            sendNack(message, DelayedScripts.THROTTLED, List.of(keys.messagePrefix, message.id, message.token,
+                    Long.toString(ThrottledRetry.delayMillis(failure))), "throttled", 1);
         } else {
             failed.incrementAndGet();
             LOG.debugf(failure, "%s failed for message %s (attempt %d)", definition.describe(), message.id,
@@ -511,11 +518,11 @@ final class DelayedConsumerLoop {
                 Long.toString(backoffMillis), Long.toString(BACKOFF_CAP_MILLIS),
                 Double.toString(ThreadLocalRandom.current().nextDouble()), reason);
         redisOperations++;
-        sendNack(message, args, reason, 1);
+        sendNack(message, DelayedScripts.NACK, args, reason, 1);
     }
 
-    private void sendNack(Claimed message, List<String> args, String reason, int attempt) {
-        redis.eval(DelayedScripts.NACK, keys.dueInflightDead, args).subscribe().with(
+    private void sendNack(Claimed message, LuaScript script, List<String> args, String reason, int attempt) {
+        redis.eval(script, script == DelayedScripts.NACK ? keys.dueInflightDead : keys.dueInflight, args).subscribe().with(
                 response -> onContext(() -> {
                     int outcome = response.get(0).toInteger();
                     if (outcome == 1) {
@@ -524,13 +531,16 @@ final class DelayedConsumerLoop {
                     } else if (outcome == 2) {
                         deadLettered.incrementAndGet();
                         LOG.warnf("Message %s of delay queue %s was dead-lettered: %s", message.id, keys.queue, reason);
+                    } else if (outcome == 4) {
+                        throttled.incrementAndGet();
+                        armAt(response.get(1).toLong());
                     }
                     operationDone();
                 }),
                 failure -> onContext(() -> {
                     if (attempt < MAX_SEND_ATTEMPTS) {
                         vertx.setTimer(Math.min(RETRY_CAP_MILLIS, RETRY_MILLIS << attempt),
-                                id -> sendNack(message, args, reason, attempt + 1));
+                                id -> sendNack(message, script, args, reason, attempt + 1));
                         return;
                     }
                     LOG.warnf("Returning message %s of delay queue %s failed, its lease will expire: %s", message.id,

@@ -13,7 +13,9 @@ package io.quarkiverse.pacer.runtime.delay;
  * @param deadLettered messages dead-lettered (handler failures and undecodable payloads)
  * @param reclaimed expired leases of other (dead or stalled) consumers this instance returned to the queue
  * @param maxLatenessMillis the largest delay seen between a message's due time and its claim
+ * @param throttled handler invocations rejected by {@code @Throttled}, rescheduled at the retry-after without counting
+ *        an attempt
  */
 public record DelayedConsumerStats(String queue, long claims, long largestClaim, long claimed, long delivered,
-        long failed, long retried, long deadLettered, long reclaimed, long maxLatenessMillis) {
+        long failed, long retried, long deadLettered, long reclaimed, long maxLatenessMillis, long throttled) {
 }

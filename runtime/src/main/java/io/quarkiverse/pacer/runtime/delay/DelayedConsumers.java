@@ -26,7 +26,6 @@ import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.scheduler.Scheduler;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -70,6 +69,7 @@ public class DelayedConsumers {
 
     void register(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
         registrations.add(new Registration(definition, invoker));
+        queue.consumedBy(definition);
         queue.unconsumed().known(definition.getQueue());
     }
 
@@ -107,7 +107,7 @@ public class DelayedConsumers {
         if (shards == null) {
             return null;
         }
-        long[] sums = new long[9];
+        long[] sums = new long[10];
         for (DelayedConsumerLoop loop : shards) {
             DelayedConsumerStats s = loop.stats();
             sums[0] += s.claims();
@@ -119,9 +119,10 @@ public class DelayedConsumers {
             sums[6] += s.deadLettered();
             sums[7] += s.reclaimed();
             sums[8] = Math.max(sums[8], s.maxLatenessMillis());
+            sums[9] += s.throttled();
         }
         return new DelayedConsumerStats(queue, sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7],
-                sums[8]);
+                sums[8], sums[9]);
     }
 
     /** The queues this instance consumes. */
@@ -132,10 +133,13 @@ public class DelayedConsumers {
 
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
-        validate(delayed);
+        // Validated by PacerConfigValidation before any Pacer startup observer runs.
         if (registrations.isEmpty()) {
             return;
         }
+        // Not awaited: startup does not wait for Redis, the warning comes when Redis answers.
+        new RedisEvictionPolicyCheck(redis).check().subscribe().with(policy -> {
+        });
         if (!delayed.consumer().enabled()) {
             LOG.debugf("quarkus.pacer.delayed.consumer.enabled=false: this instance consumes no delay queue");
             return;
@@ -259,7 +263,8 @@ public class DelayedConsumers {
         }
     }
 
-    static void validate(DelayedRuntimeConfig delayed) {
+    /** Every problem of the delay-queue configuration, each naming its property; empty when it is valid. */
+    public static List<String> configurationProblems(DelayedRuntimeConfig delayed) {
         List<String> problems = new ArrayList<>();
         if (delayed.batchSize() < 1) {
             problems.add("quarkus.pacer.delayed.batch-size must be at least 1, was " + delayed.batchSize());
@@ -303,8 +308,6 @@ public class DelayedConsumers {
                 }
             });
         });
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException(String.join("; ", problems));
-        }
+        return problems;
     }
 }

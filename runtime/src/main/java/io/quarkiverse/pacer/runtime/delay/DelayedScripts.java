@@ -10,6 +10,7 @@ final class DelayedScripts {
     static final LuaScript CLAIM = LuaScript.load("delayed-claim");
     static final LuaScript ACK = LuaScript.load("delayed-ack");
     static final LuaScript NACK = LuaScript.load("delayed-nack");
+    static final LuaScript THROTTLED = LuaScript.load("delayed-throttled");
     static final LuaScript RENEW = LuaScript.load("delayed-renew");
     static final LuaScript CANCEL = LuaScript.load("delayed-cancel");
     static final LuaScript SIZE = LuaScript.load("delayed-size");

@@ -18,7 +18,8 @@ import io.micrometer.core.instrument.Timer;
 /**
  * Micrometer meters of delay queues, all tagged with {@code queue}: {@code pacer.delayed.scheduled},
  * {@code pacer.delayed.delivered}, {@code pacer.delayed.failed}, {@code pacer.delayed.retried},
- * {@code pacer.delayed.dead.lettered}, {@code pacer.delayed.redelivered} (lease expiries), the timer
+ * {@code pacer.delayed.dead.lettered}, {@code pacer.delayed.throttled} (rate-limited handlers, rescheduled without an
+ * attempt), {@code pacer.delayed.redelivered} (lease expiries), the timer
  * {@code pacer.delayed.lateness} (due time to claim), the gauge {@code pacer.delayed.depth} (tag {@code state}:
  * {@code scheduled} (due later), {@code due} (overdue: due and not yet claimed), {@code in-flight}, {@code dead}), the
  * time gauge {@code pacer.delayed.oldest.overdue} (how long the oldest overdue message has been due; 0 when none) and
@@ -60,6 +61,8 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
                 DelayedConsumerStats::retried);
         counter("pacer.delayed.dead.lettered", "Messages moved to the dead letters", queue, stats,
                 DelayedConsumerStats::deadLettered);
+        counter("pacer.delayed.throttled", "Handler invocations rejected by @Throttled, rescheduled without an attempt",
+                queue, stats, DelayedConsumerStats::throttled);
         counter("pacer.delayed.redelivered", "Messages taken back from consumers whose lease expired", queue, stats,
                 DelayedConsumerStats::reclaimed);
     }

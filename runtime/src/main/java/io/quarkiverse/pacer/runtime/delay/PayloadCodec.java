@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.runtime.delay;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
@@ -45,9 +46,24 @@ final class PayloadCodec {
             return new Encoded(mapper.writeValueAsString(payload), TEXT);
         } catch (JsonProcessingException | RuntimeException e) {
             throw new IllegalArgumentException("Delayed message payload of type " + payload.getClass().getName()
-                    + " cannot be serialized to JSON: " + e.getMessage(), e);
+                    + " cannot be serialized to JSON: " + reason(e) + "; schedule a type with JSON properties"
+                    + " (public fields, getters or a record), or a String or byte[]", e);
         }
     }
+
+    /**
+     * Jackson's message without its advice to disable {@code FAIL_ON_EMPTY_BEANS}: storing an empty object would
+     * lose the payload, which is never what the user wants.
+     */
+    static String reason(Exception e) {
+        String message = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+        if (message == null) {
+            return e.getClass().getName();
+        }
+        return JACKSON_ADVICE.matcher(message).replaceAll("");
+    }
+
+    private static final Pattern JACKSON_ADVICE = Pattern.compile("\\s*\\(to avoid exception, disable [^)]*\\)");
 
     static byte[] bytes(String value, String encoding) {
         return BYTES.equals(encoding) ? Base64.getDecoder().decode(value) : value.getBytes(StandardCharsets.UTF_8);
@@ -67,6 +83,8 @@ final class PayloadCodec {
                         : value;
             case BYTES:
                 return bytes(value, encoding);
+            case AS_STORED:
+                return BYTES.equals(encoding) ? Base64.getDecoder().decode(value) : value;
             default:
                 return BYTES.equals(encoding) ? mapper.readValue(Base64.getDecoder().decode(value), type)
                         : mapper.readValue(value, type);

@@ -7,5 +7,7 @@ public enum PayloadKind {
     /** {@code byte[]}: the stored bytes, untouched. */
     BYTES,
     /** Any other type: JSON decoded with the application's {@code ObjectMapper}. */
-    JSON
+    JSON,
+    /** As stored, for a forwarding channel: the text ({@code String} payloads and JSON) or the bytes. */
+    AS_STORED
 }

@@ -39,13 +39,18 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final Duration durabilityTimeout;
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
+    /** The {@code @Delayed} consumers of this application by queue: a payload scheduled there must fit them. */
+    private final ConcurrentHashMap<String, DelayedConsumerDefinition> consumers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Class<?>> payloadClasses = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
     private final UnconsumedQueues unconsumed;
+    private final DelayedTransactions transactions;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
-            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed) {
+            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed, Instance<DelayedTransactions> transactions) {
         this.redis = redis;
+        this.transactions = transactions.isResolvable() ? transactions.get() : DelayedTransactions.IMMEDIATE;
         this.keyPrefix = config.keyPrefix();
         this.shards = Math.max(1, config.delayed().shards());
         this.durability = config.delayed().durability();
@@ -93,6 +98,56 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             codec = current;
         }
         return current;
+    }
+
+    /** Registers the consumer of a queue in this application (whether or not this instance consumes). */
+    void consumedBy(DelayedConsumerDefinition definition) {
+        consumers.put(definition.getQueue(), definition);
+    }
+
+    /**
+     * Fails fast when this application consumes {@code queue} and the payload is not of the consumer's parameter type:
+     * such a message could only be dead-lettered, or worse, decoded into a wrong object. A {@code String} or
+     * {@code byte[]} for a JSON consumer is taken as the JSON document itself.
+     */
+    private void checkPayloadType(String queue, Object payload) {
+        DelayedConsumerDefinition consumer = consumers.get(queue);
+        if (consumer == null || payload == null) {
+            return;
+        }
+        boolean fits = switch (consumer.getPayloadKind()) {
+            case STRING -> payload instanceof String;
+            case BYTES -> payload instanceof byte[];
+            case JSON -> payload instanceof String || payload instanceof byte[]
+                    || payloadClass(consumer).isInstance(payload);
+            // A forwarding channel takes whatever the producer stores.
+            case AS_STORED -> true;
+        };
+        if (!fits) {
+            throw new IllegalArgumentException("Payload of type " + payload.getClass().getName()
+                    + " cannot be scheduled on delay queue \"" + queue + "\": its consumer " + consumer.describe()
+                    + " takes " + displayType(consumer) + "; schedule a " + displayType(consumer)
+                    + (consumer.getPayloadKind() == PayloadKind.JSON ? " (or its JSON as a String)" : ""));
+        }
+    }
+
+    private Class<?> payloadClass(DelayedConsumerDefinition consumer) {
+        return payloadClasses.computeIfAbsent(consumer.getQueue(), q -> {
+            try {
+                return codec().mapper().getTypeFactory().constructFromCanonical(consumer.getPayloadType())
+                        .getRawClass();
+            } catch (RuntimeException e) {
+                return Object.class; // the consumer loop reports a type it cannot load; accept here
+            }
+        });
+    }
+
+    private static String displayType(DelayedConsumerDefinition consumer) {
+        return switch (consumer.getPayloadKind()) {
+            case STRING -> String.class.getName();
+            case BYTES -> "byte[]";
+            case JSON, AS_STORED -> consumer.getPayloadType();
+        };
     }
 
     @Override
@@ -199,6 +254,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 throw new IllegalArgumentException("Delay must be zero or positive: " + delay);
             }
         }
+        checkPayloadType(queue, payload);
         return store(queue, id, codec().encode(payload), mode, dueAt, delay);
     }
 
@@ -239,7 +295,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        Uni<Response> written = durability == Durability.REPLICAS
+        Supplier<Uni<Response>> written = () -> durability == Durability.REPLICAS
                 ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.dueInflightDead, args, 1, durabilityTimeout)
                         .map(replicated -> {
                             if (replicated.replicas() < 1) {
@@ -252,7 +308,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                             return replicated.response();
                         })
                 : redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args);
-        return written
+        Supplier<Uni<Boolean>> operation = () -> written.get()
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
                     if (stored) {
@@ -260,13 +316,18 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                         unconsumed.scheduledOn(queue);
                     }
                 });
+        // Inside a JTA transaction: stored after commit; the caller already knows the id.
+        return Uni.createFrom().deferred(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+                operation, Boolean.TRUE));
     }
 
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return redis.eval(DelayedScripts.CANCEL, k.dueInflightDead, List.of(k.messagePrefix, id))
-                .map(r -> r.toInteger() == 1);
+        Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.CANCEL, k.dueInflightDead,
+                List.of(k.messagePrefix, id)).map(r -> r.toInteger() == 1);
+        return Uni.createFrom().deferred(() -> transactions.run("Cancelling message " + id + " of delay queue " + queue,
+                operation, Boolean.TRUE));
     }
 
     @Override
@@ -361,17 +422,34 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     @Override
     public Uni<Boolean> replay(String queue, String id) {
-        return replay(keys(queue, id), id, 1).map(n -> n == 1);
+        return replay(keys(queue, id), id, 1, "").map(r -> r.get(0).toLong() == 1);
     }
 
     @Override
     public Uni<Long> replayDeadLetters(String queue) {
-        return sumOverShards(queue, k -> repeatUntilShort(() -> replay(k, "", DelayedScripts.DEAD_LETTER_BATCH)));
+        return sumOverShards(queue, k -> replayAll(k, "", -1, 0));
     }
 
-    private Uni<Long> replay(DelayedKeys k, String id, int limit) {
+    /**
+     * Replays the dead letters of a shard that were dead-lettered when the first batch ran (the cut-off), batch by
+     * batch: replayed messages that fail again are dead-lettered after the cut-off and stay, and the batches visit at
+     * most as many dead letters as the first batch counted, so the replay always ends.
+     */
+    private Uni<Long> replayAll(DelayedKeys k, String cutoff, long budget, long visitedBefore) {
+        return replay(k, "", DelayedScripts.DEAD_LETTER_BATCH, cutoff).flatMap(r -> {
+            long replayed = r.get(0).toLong();
+            long visited = visitedBefore + r.get(2).toLong();
+            long bound = budget < 0 ? r.get(3).toLong() : budget;
+            if (r.get(2).toLong() < DelayedScripts.DEAD_LETTER_BATCH || visited >= bound) {
+                return Uni.createFrom().item(replayed);
+            }
+            return replayAll(k, r.get(1).toString(), bound, visited).map(rest -> replayed + rest);
+        });
+    }
+
+    private Uni<Response> replay(DelayedKeys k, String id, int limit, String cutoff) {
         return redis.eval(DelayedScripts.REPLAY, k.dueDead,
-                List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel)).map(Response::toLong);
+                List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel, cutoff));
     }
 
     @Override

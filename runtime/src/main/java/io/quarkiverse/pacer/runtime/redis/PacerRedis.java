@@ -179,7 +179,7 @@ public class PacerRedis {
             VertxInternal internal = (VertxInternal) vertx;
             ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
                     PacerRedis.class.getClassLoader());
-            durableConnection = new PipelinedConnection(context, this::transportClient,
+            durableConnection = new PipelinedConnection(context, this::transportClient, this::discardClient,
                     Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
         }
         return durableConnection;
@@ -210,6 +210,20 @@ public class PacerRedis {
         return current;
     }
 
+    /**
+     * After a stalled connection: closes Pacer's own client, which closes its pooled sockets for real (a connection
+     * closed by its user goes back to the pool, dead or not), so the next connection is a new socket. The application's
+     * shared client, when Pacer has to use it, is left alone.
+     */
+    private synchronized void discardClient() {
+        Redis current = ownClient;
+        if (current != null && ownsClient) {
+            ownClient = null;
+            ownsClient = false;
+            current.close();
+        }
+    }
+
     private PipelinedConnection connection() {
         PipelinedConnection[] current = connections;
         if (current == null) {
@@ -235,7 +249,7 @@ public class PacerRedis {
                 // A context per connection: its state lives on one event-loop thread, without locks.
                 ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
                         PacerRedis.class.getClassLoader());
-                current[i] = new PipelinedConnection(context, this::transportClient,
+                current[i] = new PipelinedConnection(context, this::transportClient, this::discardClient,
                         Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
             }
             connections = current;

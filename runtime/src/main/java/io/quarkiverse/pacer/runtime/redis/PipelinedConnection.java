@@ -29,8 +29,12 @@ final class PipelinedConnection {
 
     static final long MIN_BACKOFF_MILLIS = 50;
     static final long MAX_BACKOFF_MILLIS = 2_000;
-    /** No answer at all for this long while requests are in flight: the connection is given up and reopened. */
-    static final long STALL_NANOS = 10_000_000_000L;
+    /**
+     * No answer at all for this many budgets (and at least {@link #MIN_STALL_NANOS}) while requests are in flight: the
+     * connection is given up and a fresh one opened.
+     */
+    static final int STALL_BUDGETS = 3;
+    static final long MIN_STALL_NANOS = 2_000_000_000L;
     /** However Redis progresses, a request fails after this many of its budgets. */
     static final int HARD_CAP_BUDGETS = 4;
 
@@ -47,6 +51,8 @@ final class PipelinedConnection {
 
     private final ContextInternal context;
     private final Supplier<Redis> client;
+    /** Discards the client's sockets after a stall (they may include the dead one), so a reconnect is a new socket. */
+    private final Runnable onStall;
     private final int maxInFlight;
     private final int maxQueued;
 
@@ -60,9 +66,11 @@ final class PipelinedConnection {
     /** When Redis last answered anything on this connection (or the connection opened). */
     private long progressNanos = System.nanoTime();
 
-    PipelinedConnection(ContextInternal context, Supplier<Redis> client, int maxInFlight, int maxQueued) {
+    PipelinedConnection(ContextInternal context, Supplier<Redis> client, Runnable onStall, int maxInFlight,
+            int maxQueued) {
         this.context = context;
         this.client = client;
+        this.onStall = onStall;
         this.maxInFlight = maxInFlight;
         this.maxQueued = maxQueued;
     }
@@ -255,10 +263,14 @@ final class PipelinedConnection {
             queued.remove(request);
         }
         request.fail(failure);
-        if (now - progressNanos > STALL_NANOS && !written.isEmpty() && connection != null) {
-            // Nothing came back for long (a half-open TCP connection, say): open a fresh one.
-            dropped(connection, new RedisTimeoutException("no answer from Redis for "
-                    + TimeUnit.NANOSECONDS.toSeconds(STALL_NANOS) + " s"));
+        long stall = Math.max(MIN_STALL_NANOS, STALL_BUDGETS * budget);
+        if (now - progressNanos > stall && !written.isEmpty() && connection != null) {
+            // Nothing came back for long (a half-open TCP connection, say). Closing would hand the socket back to the
+            // client's pool, and the next connect could get the same dead socket: the client discards its sockets.
+            RedisConnection stalled = connection;
+            onStall.run();
+            dropped(stalled, new RedisTimeoutException("no answer from Redis for "
+                    + TimeUnit.NANOSECONDS.toMillis(now - progressNanos) + " ms"));
         }
     }
 

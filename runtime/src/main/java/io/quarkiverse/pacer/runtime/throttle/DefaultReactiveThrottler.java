@@ -1,9 +1,12 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
+import java.util.function.Function;
+
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -13,9 +16,30 @@ import io.smallrye.mutiny.Uni;
 public class DefaultReactiveThrottler implements ReactiveThrottler {
 
     private final ThrottleEngine engine;
+    private final ConcurrencyLeases leases;
 
-    DefaultReactiveThrottler(ThrottleEngine engine) {
+    DefaultReactiveThrottler(ThrottleEngine engine, ConcurrencyLeases leases) {
         this.engine = engine;
+        this.leases = leases;
+    }
+
+    @Override
+    public Uni<ThrottlePermit> acquirePermit(String policy, String key) {
+        return leases.acquire(policy, encode(key));
+    }
+
+    @Override
+    public <T> Uni<T> withPermit(String policy, String key, Function<ThrottlePermit, Uni<T>> work) {
+        return acquirePermit(policy, key).onItem().transformToUni(permit -> {
+            Uni<T> result;
+            try {
+                result = work.apply(permit);
+            } catch (RuntimeException e) {
+                permit.close();
+                return Uni.createFrom().failure(e);
+            }
+            return result.onTermination().invoke(permit::close);
+        });
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.throttle;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.quarkiverse.pacer.throttle.Throttler;
 
 /**
@@ -12,9 +13,16 @@ import io.quarkiverse.pacer.throttle.Throttler;
 public class DefaultThrottler implements Throttler {
 
     private final ThrottleEngine engine;
+    private final ConcurrencyLeases leases;
 
-    DefaultThrottler(ThrottleEngine engine) {
+    DefaultThrottler(ThrottleEngine engine, ConcurrencyLeases leases) {
         this.engine = engine;
+        this.leases = leases;
+    }
+
+    @Override
+    public ThrottlePermit acquirePermit(String policy, String key) {
+        return leases.acquireBlocking(policy, DefaultReactiveThrottler.encode(key));
     }
 
     @Override

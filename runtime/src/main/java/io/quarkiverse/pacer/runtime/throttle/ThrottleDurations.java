@@ -3,6 +3,8 @@ package io.quarkiverse.pacer.runtime.throttle;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 
+import io.quarkiverse.pacer.throttle.Algorithm;
+
 /**
  * Parses the durations of {@code @Throttled} ({@code window}, {@code maxWait}) and of their configuration overrides,
  * at build time and at startup alike, so both accept exactly the same values.
@@ -10,8 +12,8 @@ import java.time.format.DateTimeParseException;
 public final class ThrottleDurations {
 
     /**
-     * Bound on {@code limit * window} (and {@code burst * window}) in permit-microseconds: the Lua scripts compute with
-     * doubles, exact for integers below 2^53, and sums of two such products must stay exact.
+     * Bound on the products of permits and microseconds some scripts form: Lua computes with doubles, exact for
+     * integers below 2^53, and sums of two such products must stay exact.
      */
     public static final double MAX_EXACT = 0x1p52;
 
@@ -78,6 +80,46 @@ public final class ThrottleDurations {
             throw new IllegalArgumentException("\"" + text + "\" is longer than the maximum window of 3650d");
         }
         return window.toMillis() * 1000;
+    }
+
+    /**
+     * The one home of the exactness rule: only the algorithms whose scripts multiply permits by microseconds are
+     * bounded. {@code SLIDING_WINDOW} forms {@code limit * window}, {@code TOKEN_BUCKET} {@code burst * window} and
+     * {@code LEAKY_BUCKET} {@code burst * (window / limit)}; {@code FIXED_WINDOW}, {@code SLIDING_LOG} and
+     * {@code CONCURRENCY} only add a window to the Redis time, which stays exact for every allowed window.
+     *
+     * @param burst the effective burst (the limit when none is set)
+     * @return why the policy cannot be computed exactly, or {@code null} when it can
+     */
+    public static String exactnessProblem(Algorithm algorithm, int limit, int burst, long windowMicros, String window) {
+        if (limit <= 0 || burst <= 0 || windowMicros <= 0) {
+            return null;
+        }
+        String factor;
+        double product;
+        switch (algorithm) {
+            case SLIDING_WINDOW -> {
+                factor = "limit " + limit;
+                product = (double) limit * windowMicros;
+            }
+            case TOKEN_BUCKET -> {
+                factor = "burst " + burst;
+                product = (double) burst * windowMicros;
+            }
+            case LEAKY_BUCKET -> {
+                factor = "burst " + burst;
+                product = (double) burst * Math.ceil((double) windowMicros / limit);
+            }
+            default -> {
+                return null;
+            }
+        }
+        if (product < MAX_EXACT) {
+            return null;
+        }
+        return factor + " times window " + window + " is too large for exact arithmetic with " + algorithm
+                + " (at most 2^52 permit-microseconds); use a smaller limit, burst or window, or FIXED_WINDOW,"
+                + " SLIDING_LOG or CONCURRENCY, which have no such bound";
     }
 
     /**

@@ -65,6 +65,7 @@ public class ThrottleEngine {
     private final ThrottleDefinitions definitions;
     private final Duration timeout;
     private final boolean allowOnFailure;
+    private final boolean headersOnSuccess;
     private final String tokenPrefix;
     private final AtomicLong tokens = new AtomicLong();
     private final RedisOutageLog outageLog;
@@ -89,6 +90,7 @@ public class ThrottleEngine {
         this.config = config;
         this.definitions = definitions;
         this.timeout = config.throttle().timeout();
+        this.headersOnSuccess = config.throttle().headersOnSuccess();
         OnRedisFailure onFailure = config.throttle().onRedisFailure();
         this.allowOnFailure = onFailure == OnRedisFailure.ALLOW;
         this.local = onFailure == OnRedisFailure.LOCAL ? new LocalLimiter(config.throttle().expectedInstances()) : null;
@@ -182,6 +184,11 @@ public class ThrottleEngine {
         return timeout;
     }
 
+    /** Whether permitted calls of REST endpoints answer with {@code RateLimit} headers. */
+    boolean headersOnSuccess() {
+        return headersOnSuccess;
+    }
+
     /** Decisions (acquire, peek) made without Redis since startup, by {@code on-redis-failure}. */
     public long fallbackDecisions() {
         return fallbackDecisions.sum();
@@ -263,18 +270,24 @@ public class ThrottleEngine {
         return rejected;
     }
 
-    /** Ends the leases a permitted call took on its {@code CONCURRENCY} policies; fire and forget. */
+    /**
+     * Ends the leases a permitted call took on its {@code CONCURRENCY} policies; fire and forget. Also after a
+     * fallback: an acquire that timed out on this side may still have run in Redis, and its leases carry this call's
+     * token, so releasing them by that token is always safe.
+     */
     public void release(ThrottleOutcome outcome) {
         ThrottleStack stack = outcome.stack();
-        if (!stack.holdsLeases) {
+        if (!stack.holdsLeases || outcome.token() == null) {
             return;
         }
-        if (outcome.fallback()) {
-            if (local != null) {
-                local.release(stack, outcome.key(), outcome.token());
-            }
-            return;
+        if (outcome.fallback() && local != null) {
+            local.release(stack, outcome.key(), outcome.token());
         }
+        releaseInRedis(outcome);
+    }
+
+    private void releaseInRedis(ThrottleOutcome outcome) {
+        ThrottleStack stack = outcome.stack();
         redis.eval(stack.script, stack.keys(outcome.key()), stack.args(ThrottleStack.RELEASE, outcome.token()), timeout)
                 .subscribe().with(ignored -> {
                 }, failure -> LOG.debugf(failure,
@@ -302,6 +315,13 @@ public class ThrottleEngine {
         }
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
+        if (stack.holdsLeases && response.size() >= 1 + values.length + size) {
+            long[] fences = new long[size];
+            for (int i = 0; i < size; i++) {
+                fences[i] = response.get(1 + values.length + i).toLong();
+            }
+            outcome.fencingTokens(fences);
+        }
         if (mode == ThrottleStack.ACQUIRE) {
             long now = System.nanoTime();
             if (!outcome.allowed() && rejections != null && shortCircuit) {
@@ -338,6 +358,10 @@ public class ThrottleEngine {
         if (mode == ThrottleStack.ACQUIRE) {
             count(outcome);
             observer.decided(outcome, System.nanoTime() - start);
+            if (!allowed && stack.holdsLeases && token != null) {
+                // The call will not run, but the acquire may have taken leases in Redis after all.
+                releaseInRedis(outcome);
+            }
         }
         return outcome;
     }
@@ -444,26 +468,40 @@ public class ThrottleEngine {
     Map<String, ThrottlePolicy> policies() {
         Map<String, ThrottlePolicy> current = policies;
         if (current == null) {
-            synchronized (this) {
-                current = policies;
-                if (current == null) {
-                    current = resolvePolicies();
-                    Map<String, MethodDefinition> byId = new HashMap<>();
-                    for (MethodDefinition method : definitions.methods()) {
-                        byId.put(method.getId(), method);
-                    }
-                    methodDefinitions = byId;
-                    policies = current;
-                }
+            List<String> problems = configurationProblems();
+            if (!problems.isEmpty()) {
+                throw new ConfigurationException("Invalid Pacer throttling configuration:\n - "
+                        + String.join("\n - ", problems));
             }
+            current = policies;
         }
         return current;
     }
 
-    private Map<String, ThrottlePolicy> resolvePolicies() {
+    /**
+     * Resolves the policies unless done already, and returns every problem of the throttling configuration (empty
+     * when it is valid), so startup can report them together with the other Pacer settings.
+     */
+    public synchronized List<String> configurationProblems() {
+        if (policies != null) {
+            return List.of();
+        }
+        List<String> problems = new ArrayList<>();
+        Map<String, ThrottlePolicy> resolved = resolvePolicies(problems);
+        if (problems.isEmpty()) {
+            Map<String, MethodDefinition> byId = new HashMap<>();
+            for (MethodDefinition method : definitions.methods()) {
+                byId.put(method.getId(), method);
+            }
+            methodDefinitions = byId;
+            policies = resolved;
+        }
+        return problems;
+    }
+
+    private Map<String, ThrottlePolicy> resolvePolicies(List<String> problems) {
         ThrottleRuntimeConfig throttle = config.throttle();
         String keyPrefix = config.keyPrefix();
-        List<String> problems = new ArrayList<>();
         if (!ThrottleKeyLayout.isValidKeyPrefix(keyPrefix)) {
             problems.add("quarkus.pacer.key-prefix must not contain '{' or '}' (Pacer places the Redis Cluster hash"
                     + " tag itself), was \"" + keyPrefix + "\"");
@@ -508,8 +546,7 @@ public class ThrottleEngine {
             }
         }
         if (!problems.isEmpty()) {
-            throw new ConfigurationException("Invalid Pacer throttling configuration:\n - "
-                    + String.join("\n - ", problems));
+            return Map.of();
         }
         for (ThrottlePolicy policy : resolved.values()) {
             LOG.debugf("Throttling policy %s: %s, limit %d per %d µs, burst %d%s%s", policy.name, policy.algorithm,
@@ -574,10 +611,11 @@ public class ThrottleEngine {
         if (burst <= 0) {
             burst = limit;
         }
-        if (problems.size() == before && limit > 0
-                && (double) Math.max(limit, burst) * windowMicros >= ThrottleDurations.MAX_EXACT) {
-            problems.add(property(name, "limit") + ": limit (or burst) " + Math.max(limit, burst) + " times window "
-                    + windowText + " is too large for exact arithmetic (at most 2^52 permit-microseconds)");
+        if (problems.size() == before) {
+            String inexact = ThrottleDurations.exactnessProblem(algorithm, limit, burst, windowMicros, windowText);
+            if (inexact != null) {
+                problems.add(property(name, "limit") + ": " + inexact);
+            }
         }
         if (problems.size() != before) {
             return null;

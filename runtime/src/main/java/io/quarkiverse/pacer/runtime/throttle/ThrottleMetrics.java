@@ -18,6 +18,9 @@ import io.quarkus.runtime.StartupEvent;
  * rejected-locally, the last for calls the local short-circuit rejected without asking Redis, not counted in
  * {@code rejected}) and
  * {@code pacer.throttle.decision.latency} (tag {@code policy}). Meters are created once per policy, not per call.
+ * <p>
+ * {@code permitted} counts calls that went through: a policy that admitted a call another policy of its stack rejected
+ * counts neither permitted nor rejected (it took nothing).
  */
 @Singleton
 public class ThrottleMetrics implements ThrottleObserver {
@@ -50,7 +53,9 @@ public class ThrottleMetrics implements ThrottleObserver {
             if (outcome.fallback()) {
                 policy.fallback.increment();
             } else if (outcome.policyAllowed(i)) {
-                policy.permitted.increment();
+                if (outcome.allowed()) {
+                    policy.permitted.increment();
+                }
             } else {
                 policy.rejected.increment();
             }

@@ -22,6 +22,8 @@ public final class ThrottleOutcome {
     private final boolean fallback;
     /** Rejected by this instance's {@link RejectionCache}, without asking Redis. */
     private final boolean local;
+    /** Per policy: the fencing token of a permitted acquire (0 when the algorithm hands out none), or null. */
+    private long[] fencingTokens;
 
     ThrottleOutcome(ThrottleStack stack, String key, String token, boolean allowed, long[] values, boolean fallback) {
         this(stack, key, token, allowed, values, fallback, false);
@@ -36,6 +38,21 @@ public final class ThrottleOutcome {
         this.allowed = allowed;
         this.values = values;
         this.fallback = fallback;
+    }
+
+    void fencingTokens(long[] tokens) {
+        this.fencingTokens = tokens;
+    }
+
+    /** The largest fencing token the decision handed out, 0 when none (not CONCURRENCY, rejected, or fallback). */
+    public long fencingToken() {
+        long token = 0;
+        if (fencingTokens != null) {
+            for (long fence : fencingTokens) {
+                token = Math.max(token, fence);
+            }
+        }
+        return token;
     }
 
     /** Whether the call may proceed (every enforcing policy admitted it). */
@@ -78,7 +95,7 @@ public final class ThrottleOutcome {
     }
 
     long remaining(int index) {
-        return values[4 * index + 1];
+        return Math.max(0, values[4 * index + 1]);
     }
 
     long resetAfterMicros(int index) {

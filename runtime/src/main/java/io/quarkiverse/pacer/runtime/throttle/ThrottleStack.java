@@ -18,6 +18,7 @@ public final class ThrottleStack {
     static final int PEEK = 1;
     static final int RELEASE = 2;
     static final int RESET = 3;
+    static final int RENEW = 4;
 
     private static final String NO_TOKEN = "-";
 
@@ -27,7 +28,7 @@ public final class ThrottleStack {
     final boolean holdsLeases;
     /** The script with only the algorithms of these policies. */
     final LuaScript script;
-    private final String[][] argsByMode = new String[4][];
+    private final String[][] argsByMode = new String[5][];
     private final List<String> globalKeys;
 
     ThrottleStack(ThrottlePolicy[] policies, int[] costs) {
@@ -42,7 +43,7 @@ public final class ThrottleStack {
         this.needsToken = token;
         this.holdsLeases = leases;
         this.script = ThrottleScripts.forPolicies(policies);
-        for (int mode = ACQUIRE; mode <= RESET; mode++) {
+        for (int mode = ACQUIRE; mode <= RENEW; mode++) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = Integer.toString(mode);
             args[1] = NO_TOKEN;

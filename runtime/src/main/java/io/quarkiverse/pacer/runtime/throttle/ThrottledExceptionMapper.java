@@ -1,5 +1,7 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
+import java.util.Map;
+
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 
@@ -10,8 +12,8 @@ import io.quarkus.arc.Arc;
 /**
  * Maps {@link ThrottledException} to {@code 429 Too Many Requests} (registered only when Quarkus REST is present):
  * {@code Retry-After} in whole seconds rounded up, the IETF draft headers {@code RateLimit-Policy} and
- * {@code RateLimit} (structured fields: {@code "<policy>";q=<limit>;w=<window s>} and
- * {@code "<policy>";r=<remaining>;t=<seconds>}), and an {@code application/problem+json} body (RFC 9457).
+ * {@code RateLimit} of the rejecting policies (see {@link RateLimitHeaders} for {@code q}, {@code w}, {@code r} and
+ * {@code t}), and an {@code application/problem+json} body (RFC 9457).
  */
 public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledException> {
 
@@ -21,24 +23,17 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
     public Response toResponse(ThrottledException exception) {
         ThrottleDecision worst = exception.decision();
         long retryAfterSeconds = Math.max(1, ceilSeconds(worst.retryAfter().toNanos() / 1000));
-        StringBuilder policyHeader = new StringBuilder();
-        StringBuilder stateHeader = new StringBuilder();
+        RateLimitHeaders headers = new RateLimitHeaders();
         StringBuilder policiesJson = new StringBuilder();
+        Map<String, ThrottlePolicy> policies = Arc.container().instance(ThrottleEngine.class).get().policies();
         for (ThrottleDecision decision : exception.decisions()) {
-            if (policyHeader.length() > 0) {
-                policyHeader.append(", ");
-                stateHeader.append(", ");
+            if (policiesJson.length() > 0) {
                 policiesJson.append(',');
             }
-            String quoted = sfString(decision.policy());
-            policyHeader.append(quoted).append(";q=").append(decision.limit());
-            long windowMicros = windowMicros(decision.policy());
-            if (windowMicros > 0) {
-                policyHeader.append(";w=").append(ceilSeconds(windowMicros));
-            }
-            long seconds = Math.max(ceilSeconds(decision.retryAfter().toNanos() / 1000),
-                    ceilSeconds(decision.resetAfter().toNanos() / 1000));
-            stateHeader.append(quoted).append(";r=").append(decision.remaining()).append(";t=").append(seconds);
+            ThrottlePolicy policy = policies.get(decision.policy());
+            headers.add(decision.policy(), decision.limit(), policy == null ? null : policy.algorithm,
+                    policy == null ? 0 : policy.windowMicros, decision.remaining(),
+                    decision.resetAfter().toNanos() / 1000);
             policiesJson.append("{\"policy\":").append(jsonString(decision.policy()))
                     .append(",\"limit\":").append(decision.limit())
                     .append(",\"remaining\":").append(decision.remaining())
@@ -50,36 +45,15 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
                 + ",\"policies\":[" + policiesJson + "]}";
         return Response.status(429)
                 .header("Retry-After", retryAfterSeconds)
-                .header("RateLimit-Policy", policyHeader.toString())
-                .header("RateLimit", stateHeader.toString())
+                .header(RateLimitHeaders.POLICY, headers.policy())
+                .header(RateLimitHeaders.STATE, headers.state())
                 .type(PROBLEM_JSON)
                 .entity(body)
                 .build();
     }
 
-    private static long windowMicros(String policy) {
-        ThrottlePolicy enforced = Arc.container().instance(ThrottleEngine.class).get().policies().get(policy);
-        return enforced == null ? 0 : enforced.windowMicros;
-    }
-
     static long ceilSeconds(long micros) {
-        return micros <= 0 ? 0 : (micros + 999_999) / 1_000_000;
-    }
-
-    /** A structured-field string (RFC 8941): printable ASCII with {@code "} and {@code \} escaped. */
-    private static String sfString(String value) {
-        StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '"' || c == '\\') {
-                quoted.append('\\').append(c);
-            } else if (c >= 0x20 && c < 0x7f) {
-                quoted.append(c);
-            } else {
-                quoted.append('?');
-            }
-        }
-        return quoted.append('"').toString();
+        return RateLimitHeaders.ceilSeconds(micros);
     }
 
     private static String jsonString(String value) {

@@ -25,9 +25,11 @@ import io.vertx.core.Context;
 public class ThrottledInterceptor {
 
     private final ThrottleEngine engine;
+    private final ConcurrencyLeases leases;
 
-    ThrottledInterceptor(ThrottleEngine engine) {
+    ThrottledInterceptor(ThrottleEngine engine, ConcurrencyLeases leases) {
         this.engine = engine;
+        this.leases = leases;
     }
 
     @AroundInvoke
@@ -37,21 +39,38 @@ public class ThrottledInterceptor {
             return invocation.proceed();
         }
         String key = method.key(invocation);
+        ThrottleStack stack = method.stack;
+        if (stack.holdsLeases) {
+            // A reentrant call of a CONCURRENCY policy this caller already holds takes no second permit.
+            stack = leases.unheld(stack, key);
+            if (stack == null) {
+                return invocation.proceed();
+            }
+        }
+        ThrottleStack decided = stack;
+        // The reactive call chain, captured at the call: decisions may complete on another context.
+        ConcurrencyLeases.Scope scope = decided.holdsLeases ? ConcurrencyLeases.contextScope() : null;
+        // Captured now: the decision may complete on another context, the HTTP response filter reads this one.
+        Context request = engine.headersOnSuccess() ? RateLimitHeaders.requestContext() : null;
         return switch (method.kind) {
-            case UNI -> permitted(method, key).onItem().transformToUni(outcome -> proceedUni(invocation, outcome));
-            case COMPLETION_STAGE -> permitted(method, key)
-                    .onItem().transformToUni(outcome -> proceedStage(invocation, outcome))
+            case UNI -> permitted(method, decided, key, request)
+                    .onItem().transformToUni(outcome -> proceedUni(invocation, outcome, scope));
+            case COMPLETION_STAGE -> permitted(method, decided, key, request)
+                    .onItem().transformToUni(outcome -> proceedStage(invocation, outcome, scope))
                     .subscribeAsCompletionStage();
-            case MULTI -> permitted(method, key).onItem().transformToMulti(outcome -> proceedMulti(invocation, outcome));
-            case BLOCKING -> proceedBlocking(invocation, method, key);
+            case MULTI -> permitted(method, decided, key, request)
+                    .onItem().transformToMulti(outcome -> proceedMulti(invocation, outcome, scope));
+            case BLOCKING -> proceedBlocking(invocation, method, decided, key, request);
         };
     }
 
-    private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, String key) throws Exception {
+    private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, ThrottleStack stack, String key,
+            Context request)
+            throws Exception {
         if (Context.isOnEventLoopThread()) {
             ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
         }
-        ThrottleOutcome outcome = engine.decideBlocking(method.stack, key, ThrottleStack.ACQUIRE);
+        ThrottleOutcome outcome = engine.decideBlocking(stack, key, ThrottleStack.ACQUIRE);
         if (!outcome.allowed()) {
             long retryAfter = outcome.retryAfterMicros();
             if (!method.waits(retryAfter)) {
@@ -59,25 +78,26 @@ public class ThrottledInterceptor {
             }
             // A timed sleep on a worker or virtual thread: the waiting is the point, and nothing spins.
             TimeUnit.MICROSECONDS.sleep(retryAfter);
-            outcome = engine.decideBlocking(method.stack, key, ThrottleStack.ACQUIRE);
+            outcome = engine.decideBlocking(stack, key, ThrottleStack.ACQUIRE);
             if (!outcome.allowed()) {
                 throw outcome.exception();
             }
         }
-        if (!method.stack.holdsLeases) {
+        RateLimitHeaders.remember(request, outcome);
+        if (!stack.holdsLeases) {
             return invocation.proceed();
         }
-        try {
+        try (Lease lease = leases.hold(outcome, leases.threadScope())) {
             return invocation.proceed();
-        } finally {
-            engine.release(outcome);
         }
     }
 
     /** Decides at subscription; rejections (after an optional wait on a timer) fail the returned Uni. */
-    private Uni<ThrottleOutcome> permitted(ThrottledMethod method, String key) {
-        return engine.decide(method.stack, key, ThrottleStack.ACQUIRE).onItem().transformToUni(outcome -> {
+    private Uni<ThrottleOutcome> permitted(ThrottledMethod method, ThrottleStack stack, String key,
+            Context request) {
+        return engine.decide(stack, key, ThrottleStack.ACQUIRE).onItem().transformToUni(outcome -> {
             if (outcome.allowed()) {
+                RateLimitHeaders.remember(request, outcome);
                 return Uni.createFrom().item(outcome);
             }
             long retryAfter = outcome.retryAfterMicros();
@@ -86,46 +106,78 @@ public class ThrottledInterceptor {
             }
             return Uni.createFrom().voidItem()
                     .onItem().delayIt().by(Duration.ofNanos(retryAfter * 1000))
-                    .onItem().transformToUni(ignored -> engine.decide(method.stack, key, ThrottleStack.ACQUIRE))
-                    .onItem().transformToUni(retried -> retried.allowed() ? Uni.createFrom().item(retried)
-                            : Uni.createFrom().failure(retried.exception()));
+                    .onItem().transformToUni(ignored -> engine.decide(stack, key, ThrottleStack.ACQUIRE))
+                    .onItem().transformToUni(retried -> {
+                        if (!retried.allowed()) {
+                            return Uni.createFrom().failure(retried.exception());
+                        }
+                        RateLimitHeaders.remember(request, retried);
+                        return Uni.createFrom().item(retried);
+                    });
         });
     }
 
-    @SuppressWarnings("unchecked")
-    private Uni<Object> proceedUni(InvocationContext invocation, ThrottleOutcome outcome) {
-        Uni<Object> result;
-        try {
-            result = (Uni<Object>) invocation.proceed();
-        } catch (Exception e) {
-            engine.release(outcome);
-            return Uni.createFrom().failure(e);
+    /**
+     * Holds the leases of a permitted reactive call: renewed and marked in its call chain until the returned type
+     * terminates (item, failure or cancellation); marked on this thread too while the method body runs, since the
+     * decision may complete on a context other than the caller's.
+     */
+    private Lease hold(ThrottleOutcome outcome, ConcurrencyLeases.Scope scope) {
+        return outcome.stack().holdsLeases ? leases.hold(outcome, scope) : null;
+    }
+
+    private Object proceedHolding(InvocationContext invocation, Lease lease) throws Exception {
+        if (lease == null) {
+            return invocation.proceed();
         }
-        return outcome.stack().holdsLeases ? result.onTermination().invoke(() -> engine.release(outcome)) : result;
+        ConcurrencyLeases.Scope thread = leases.threadScope();
+        lease.mark(thread);
+        try {
+            return invocation.proceed();
+        } catch (Exception | Error e) {
+            lease.close();
+            throw e;
+        } finally {
+            lease.unmark(thread);
+        }
     }
 
     @SuppressWarnings("unchecked")
-    private Uni<Object> proceedStage(InvocationContext invocation, ThrottleOutcome outcome) {
+    private Uni<Object> proceedUni(InvocationContext invocation, ThrottleOutcome outcome, ConcurrencyLeases.Scope scope) {
+        Lease lease = hold(outcome, scope);
+        Uni<Object> result;
+        try {
+            result = (Uni<Object>) proceedHolding(invocation, lease);
+        } catch (Exception e) {
+            return Uni.createFrom().failure(e);
+        }
+        return lease != null ? result.onTermination().invoke(lease::close) : result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Uni<Object> proceedStage(InvocationContext invocation, ThrottleOutcome outcome,
+            ConcurrencyLeases.Scope scope) {
+        Lease lease = hold(outcome, scope);
         CompletionStage<Object> stage;
         try {
-            stage = (CompletionStage<Object>) invocation.proceed();
+            stage = (CompletionStage<Object>) proceedHolding(invocation, lease);
         } catch (Exception e) {
-            engine.release(outcome);
             return Uni.createFrom().failure(e);
         }
         Uni<Object> result = Uni.createFrom().completionStage(stage);
-        return outcome.stack().holdsLeases ? result.onTermination().invoke(() -> engine.release(outcome)) : result;
+        return lease != null ? result.onTermination().invoke(lease::close) : result;
     }
 
     @SuppressWarnings("unchecked")
-    private Multi<Object> proceedMulti(InvocationContext invocation, ThrottleOutcome outcome) {
+    private Multi<Object> proceedMulti(InvocationContext invocation, ThrottleOutcome outcome,
+            ConcurrencyLeases.Scope scope) {
+        Lease lease = hold(outcome, scope);
         Multi<Object> result;
         try {
-            result = (Multi<Object>) invocation.proceed();
+            result = (Multi<Object>) proceedHolding(invocation, lease);
         } catch (Exception e) {
-            engine.release(outcome);
             return Multi.createFrom().failure(e);
         }
-        return outcome.stack().holdsLeases ? result.onTermination().invoke(() -> engine.release(outcome)) : result;
+        return lease != null ? result.onTermination().invoke(lease::close) : result;
     }
 }

@@ -1,0 +1,209 @@
+package io.quarkiverse.pacer.deployment;
+
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.runtime.config.DelayedBuildTimeConfig.QueueBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.delay.DelayedChannelForwarder;
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
+import io.quarkiverse.pacer.runtime.delay.DelayedForwardingRecorder;
+import io.quarkiverse.pacer.runtime.delay.JtaDelayedTransactions;
+import io.quarkiverse.pacer.runtime.delay.PayloadKind;
+import io.quarkiverse.pacer.runtime.delay.ReturnKind;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.BeanContainerBuildItem;
+import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
+import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.gizmo.ClassCreator;
+import io.quarkus.gizmo.FieldCreator;
+import io.quarkus.gizmo.FieldDescriptor;
+import io.quarkus.gizmo.MethodCreator;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
+
+/**
+ * Delay queues with optional integrations: producer operations that wait for a JTA commit when
+ * {@code quarkus-narayana-jta} is present, and queues handed to a Quarkus Messaging channel
+ * ({@code quarkus.pacer.delayed."<queue>".forward-to}) when {@code quarkus-messaging} is present.
+ */
+class DelayedIntegrationsProcessor {
+
+    private static final Logger LOG = Logger.getLogger(DelayedIntegrationsProcessor.class);
+
+    static final String CHANNEL = "org.eclipse.microprofile.reactive.messaging.Channel";
+    static final String MUTINY_EMITTER_SIGNATURE = "Lio/smallrye/reactive/messaging/MutinyEmitter<Ljava/lang/Object;>;";
+
+    /** Handlers of a forwarded queue in flight per instance, by default: each waits for the channel's ack. */
+    static final int FORWARD_CONCURRENCY = 16;
+
+    @BuildStep
+    void registerTransactionalScheduling(Capabilities capabilities, PacerBuildTimeConfig config,
+            BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (!capabilities.isPresent(Capability.TRANSACTIONS)) {
+            return;
+        }
+        if (!config.delayed().transactional()) {
+            LOG.debugf("quarkus.pacer.delayed.transactional=false: schedule and cancel act at once, also in a transaction");
+            return;
+        }
+        beans.produce(AdditionalBeanBuildItem.unremovableOf(JtaDelayedTransactions.class));
+    }
+
+    @BuildStep
+    void forwardQueuesToChannels(Capabilities capabilities, PacerBuildTimeConfig config,
+            BuildProducer<GeneratedBeanBuildItem> generatedBeans,
+            BuildProducer<UnremovableBeanBuildItem> unremovable,
+            BuildProducer<ForwardedQueueBuildItem> forwarded,
+            BuildProducer<ForceStartSchedulerBuildItem> forceStartScheduler,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        Map<String, String> channelsByQueue = new TreeMap<>();
+        for (Map.Entry<String, QueueBuildTimeConfig> entry : config.delayed().queues().entrySet()) {
+            entry.getValue().forwardTo().ifPresent(channel -> channelsByQueue.put(entry.getKey(), channel));
+        }
+        if (channelsByQueue.isEmpty()) {
+            return;
+        }
+        List<Throwable> problems = new ArrayList<>();
+        boolean messaging = capabilities.isPresent(Capability.MESSAGING)
+                || capabilities.isPresent(Capability.SMALLRYE_REACTIVE_MESSAGING);
+        channelsByQueue.forEach((queue, channel) -> {
+            String property = "quarkus.pacer.delayed.\"" + queue + "\".forward-to";
+            if (!messaging) {
+                problems.add(new IllegalStateException(property + "=" + channel + " needs Quarkus Messaging: add the"
+                        + " io.quarkus:quarkus-messaging extension (or a connector extension such as"
+                        + " quarkus-messaging-kafka)"));
+            }
+            if (channel.isBlank()) {
+                problems.add(new IllegalStateException(property + " must name a channel, was empty"));
+            }
+            if (queue.isEmpty() || queue.indexOf('{') >= 0 || queue.indexOf('}') >= 0) {
+                problems.add(new IllegalStateException(property + ": the queue name must be non-empty without '{' or"
+                        + " '}'"));
+            }
+        });
+        if (!problems.isEmpty()) {
+            errors.produce(new ValidationErrorBuildItem(problems));
+            return;
+        }
+        Map<String, String> forwarderByChannel = new TreeMap<>();
+        for (String channel : new TreeSet<>(channelsByQueue.values())) {
+            String className = DelayedChannelForwarder.class.getName() + "_" + forwarderByChannel.size();
+            generateForwarder(className, channel, generatedBeans);
+            forwarderByChannel.put(channel, className);
+        }
+        unremovable.produce(UnremovableBeanBuildItem.beanClassNames(forwarderByChannel.values().toArray(String[]::new)));
+        channelsByQueue.forEach((queue, channel) -> {
+            forwarded.produce(new ForwardedQueueBuildItem(definition(queue, channel), forwarderByChannel.get(channel)));
+            LOG.debugf("Delay queue %s is forwarded to channel %s", queue, channel);
+        });
+        forceStartScheduler.produce(new ForceStartSchedulerBuildItem());
+    }
+
+    /**
+     * A singleton bean {@code class X extends DelayedChannelForwarder} with {@code @Inject @Channel("<channel>")
+     * MutinyEmitter<Object> emitter}: an ordinary emitter injection point, which Quarkus Messaging wires at build
+     * time.
+     */
+    @BuildStep
+    void validateForwardedQueues(List<ForwardedQueueBuildItem> forwarded, List<DelayedMethodBuildItem> methods,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        List<Throwable> problems = new ArrayList<>();
+        for (ForwardedQueueBuildItem queue : forwarded) {
+            for (DelayedMethodBuildItem method : methods) {
+                if (method.getDefinition().getQueue().equals(queue.getDefinition().getQueue())) {
+                    problems.add(new IllegalStateException(queue.getDefinition().describe() + " conflicts with "
+                            + method.getDefinition().describe() + ": a queue has one consumer, either a @Delayed"
+                            + " method or a forward-to channel"));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            errors.produce(new ValidationErrorBuildItem(problems));
+        }
+    }
+
+    private static void generateForwarder(String className, String channel,
+            BuildProducer<GeneratedBeanBuildItem> generatedBeans) {
+        try (ClassCreator creator = ClassCreator.builder().classOutput(new GeneratedBeanGizmoAdaptor(generatedBeans))
+                .className(className).superClass(DelayedChannelForwarder.class).build()) {
+            creator.addAnnotation(Singleton.class);
+            FieldCreator field = creator.getFieldCreator("emitter", "io.smallrye.reactive.messaging.MutinyEmitter")
+                    .setModifiers(Modifier.PUBLIC);
+            field.setSignature(MUTINY_EMITTER_SIGNATURE);
+            field.addAnnotation(Inject.class);
+            field.addAnnotation(CHANNEL).addValue("value", channel);
+            FieldDescriptor emitter = field.getFieldDescriptor();
+
+            try (MethodCreator getter = creator.getMethodCreator("emitter", "io.smallrye.reactive.messaging.MutinyEmitter")) {
+                getter.setModifiers(Modifier.PUBLIC);
+                getter.returnValue(getter.readInstanceField(emitter, getter.getThis()));
+            }
+            try (MethodCreator name = creator.getMethodCreator("channel", String.class)) {
+                name.setModifiers(Modifier.PUBLIC);
+                name.returnValue(name.load(channel));
+            }
+        }
+    }
+
+    /** The consumer settings of a forwarded queue: the {@code @Delayed} defaults, with more hand-offs in flight. */
+    private static DelayedConsumerDefinition definition(String queue, String channel) {
+        DelayedConsumerDefinition definition = new DelayedConsumerDefinition();
+        definition.setQueue(queue);
+        definition.setForwardTo(channel);
+        definition.setDeclaringClass(DelayedChannelForwarder.class.getName());
+        definition.setMethodName("forward");
+        definition.setMessageParameter(true);
+        definition.setPayloadKind(PayloadKind.AS_STORED);
+        definition.setPayloadType(Object.class.getName());
+        definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
+        definition.setConcurrency(FORWARD_CONCURRENCY);
+        definition.setMaxAttempts((Integer) defaultOf("maxAttempts"));
+        definition.setBackoffMillis(durationDefault("backoff").toMillis());
+        definition.setLeaseMillis(durationDefault("lease").toMillis());
+        return definition;
+    }
+
+    private static Object defaultOf(String member) {
+        try {
+            return Delayed.class.getMethod(member).getDefaultValue();
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("@Delayed has no member " + member, e);
+        }
+    }
+
+    private static Duration durationDefault(String member) {
+        return DurationConverter.parseDuration((String) defaultOf(member));
+    }
+
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    void registerForwarders(DelayedForwardingRecorder recorder, List<ForwardedQueueBuildItem> queues,
+            BeanContainerBuildItem beanContainer) {
+        List<ForwardedQueueBuildItem> sorted = new ArrayList<>(queues);
+        sorted.sort(Comparator.comparing(queue -> queue.getDefinition().getQueue()));
+        for (ForwardedQueueBuildItem queue : sorted) {
+            recorder.registerForwarder(queue.getDefinition(), queue.getForwarderClass());
+        }
+    }
+}
