@@ -32,6 +32,10 @@ final class RejectionCache {
     }
 
     private final int maxSize;
+    /** A full cache is swept again after at most this long, however late its earliest entry expires. */
+    private static final long MAX_SWEEP_DELAY_NANOS = 1_000_000_000L;
+    /** No entry expires before this: a full cache is not swept earlier (guarded by this). */
+    private long nextSweepNanos;
     /** Per policy name, per encoded key. */
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, Rejection>> byPolicy = new ConcurrentHashMap<>();
     private final AtomicInteger size = new AtomicInteger();
@@ -41,6 +45,7 @@ final class RejectionCache {
 
     RejectionCache(int maxSize) {
         this.maxSize = maxSize;
+        this.nextSweepNanos = System.nanoTime();
     }
 
     /** Whether lookups may answer: only while resets are known to reach this instance. */
@@ -110,7 +115,8 @@ final class RejectionCache {
                     // A reset (or a gap in the reset channel) since the decision was sent: its answer may be stale.
                     return;
                 }
-                if (size.get() >= maxSize && !keys.containsKey(outcome.key()) && !sweep(receivedNanos)) {
+                if (size.get() >= maxSize && !keys.containsKey(outcome.key())
+                        && (receivedNanos - nextSweepNanos < 0 || !sweep(receivedNanos))) {
                     return;
                 }
                 if (keys.put(outcome.key(), rejection) == null) {
@@ -135,16 +141,25 @@ final class RejectionCache {
         size.set(0);
     }
 
-    /** Removes expired entries (called holding the lock); whether there is room now. */
+    /**
+     * Removes expired entries (called holding the lock); whether there is room now. Also notes when the earliest
+     * remaining entry expires: a full cache is not swept again before then, so a full cache of long rejections costs
+     * one sweep, not one per new key.
+     */
     private boolean sweep(long now) {
+        long earliest = now + MAX_SWEEP_DELAY_NANOS;
         for (ConcurrentHashMap<String, Rejection> keys : byPolicy.values()) {
             for (Iterator<Rejection> it = keys.values().iterator(); it.hasNext();) {
-                if (now - it.next().expiresAtNanos() >= 0) {
+                long expiresAt = it.next().expiresAtNanos();
+                if (now - expiresAt >= 0) {
                     it.remove();
                     size.decrementAndGet();
+                } else if (expiresAt - earliest < 0) {
+                    earliest = expiresAt;
                 }
             }
         }
+        nextSweepNanos = earliest;
         return size.get() < maxSize;
     }
 
