@@ -9,48 +9,29 @@ import java.util.StringJoiner;
 
 import org.jboss.logging.Logger;
 
-import io.quarkus.deployment.builditem.Startable;
-
 /**
  * A local Redis Cluster of three masters (no replicas) on free loopback ports, for dev and test mode with
  * {@code quarkus.pacer.devservices.topology=cluster}: three {@code redis-server --cluster-enabled yes} processes whose
  * 16384 slots are split in three ranges, joined with {@code CLUSTER MEET}. Node ports stay below 55536 so their cluster
  * bus ports (port + 10000) are valid.
  */
-public final class LocalRedisCluster implements Startable {
+public final class LocalRedisCluster extends LocalRedisSetup {
 
     private static final Logger LOG = Logger.getLogger(LocalRedisCluster.class);
     static final int MASTERS = 3;
     private static final int SLOTS = 16384;
     private static final long FORM_TIMEOUT_MILLIS = 20_000;
-    private static final int START_ATTEMPTS = 3;
 
     private final Path executable;
     private final List<RedisProcess> nodes = new ArrayList<>();
     private Path workDir;
-    private Thread shutdownHook;
 
     public LocalRedisCluster(Path executable) {
         this.executable = executable;
     }
 
     @Override
-    public void start() {
-        IllegalStateException last = null;
-        // A probed port can be taken before redis-server binds it: start again on new ports.
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            try {
-                startOnce();
-                return;
-            } catch (IllegalStateException e) {
-                last = e;
-                stopNodes();
-            }
-        }
-        throw last;
-    }
-
-    private void startOnce() {
+    void startOnce() {
         try {
             workDir = Files.createTempDirectory("pacer-redis-cluster-");
         } catch (IOException e) {
@@ -73,8 +54,6 @@ public final class LocalRedisCluster implements Startable {
             nodes.get(0).command("CLUSTER", "MEET", "127.0.0.1", Integer.toString(nodes.get(i).port()));
         }
         awaitClusterOk();
-        shutdownHook = new Thread(this::stopNodes, "pacer-redis-cluster-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
         LOG.infof("Pacer Dev Services started a local Redis Cluster of %d masters (%s) on 127.0.0.1:%s", MASTERS,
                 executable, getConnectionInfo());
     }
@@ -116,24 +95,7 @@ public final class LocalRedisCluster implements Startable {
     }
 
     @Override
-    public String getContainerId() {
-        return null;
-    }
-
-    @Override
-    public void close() {
-        if (shutdownHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                // the hook runs anyway
-            }
-            shutdownHook = null;
-        }
-        stopNodes();
-    }
-
-    private void stopNodes() {
+    void stopAll() {
         for (RedisProcess node : nodes) {
             node.stop();
         }

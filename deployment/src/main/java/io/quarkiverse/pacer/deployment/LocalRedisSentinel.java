@@ -9,49 +9,31 @@ import java.util.StringJoiner;
 
 import org.jboss.logging.Logger;
 
-import io.quarkus.deployment.builditem.Startable;
-
 /**
  * A local Sentinel setup for dev and test mode with {@code quarkus.pacer.devservices.topology=sentinel}: a primary,
  * two replicas and three sentinels (quorum 2) monitoring the primary as {@value #MASTER_NAME}, all
  * {@code redis-server} processes on free loopback ports. A primary that stops answering for a second is failed over
  * to a replica, and the other replica then follows the new primary, so writes still have a replica to reach.
  */
-public final class LocalRedisSentinel implements Startable {
+public final class LocalRedisSentinel extends LocalRedisSetup {
 
     private static final Logger LOG = Logger.getLogger(LocalRedisSentinel.class);
     public static final String MASTER_NAME = "pacer";
     static final int REPLICAS = 2;
     static final int SENTINELS = 3;
     private static final long FORM_TIMEOUT_MILLIS = 20_000;
-    private static final int START_ATTEMPTS = 3;
 
     private final Path executable;
     private final List<RedisProcess> processes = new ArrayList<>();
     private final List<RedisProcess> sentinels = new ArrayList<>();
     private Path workDir;
-    private Thread shutdownHook;
 
     public LocalRedisSentinel(Path executable) {
         this.executable = executable;
     }
 
     @Override
-    public void start() {
-        IllegalStateException last = null;
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            try {
-                startOnce();
-                return;
-            } catch (IllegalStateException e) {
-                last = e;
-                stopAll();
-            }
-        }
-        throw last;
-    }
-
-    private void startOnce() {
+    void startOnce() {
         try {
             workDir = Files.createTempDirectory("pacer-redis-sentinel-");
         } catch (IOException e) {
@@ -78,8 +60,6 @@ public final class LocalRedisSentinel implements Startable {
             sentinels.add(sentinel);
         }
         awaitReady(replicas);
-        shutdownHook = new Thread(this::stopAll, "pacer-redis-sentinel-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
         LOG.infof("Pacer Dev Services started a local Redis primary (127.0.0.1:%d) with %d replicas and %d sentinels"
                 + " (%s) monitoring it as %s", primaryPort, REPLICAS, SENTINELS, hosts(), MASTER_NAME);
     }
@@ -121,24 +101,7 @@ public final class LocalRedisSentinel implements Startable {
     }
 
     @Override
-    public String getContainerId() {
-        return null;
-    }
-
-    @Override
-    public void close() {
-        if (shutdownHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                // the hook runs anyway
-            }
-            shutdownHook = null;
-        }
-        stopAll();
-    }
-
-    private void stopAll() {
+    void stopAll() {
         for (RedisProcess process : processes) {
             process.stop();
         }

@@ -16,19 +16,16 @@ import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
-import io.quarkus.deployment.builditem.Startable;
-
 /**
  * A {@code redis-server} process on a free loopback port: Pacer's Dev Service when no container runtime is available.
  * <p>
  * Nothing is persisted (no RDB, no AOF) and the working directory is a fresh temporary directory, so every start is
  * a clean Redis that no other process uses.
  */
-public final class LocalRedisServer implements Startable {
+public final class LocalRedisServer extends LocalRedisSetup {
 
     private static final Logger LOG = Logger.getLogger(LocalRedisServer.class);
     private static final long STARTUP_TIMEOUT_MILLIS = 10_000;
-    private static final int START_ATTEMPTS = 3;
 
     private final RedisServerExecutable server;
     private final String clientName;
@@ -36,7 +33,6 @@ public final class LocalRedisServer implements Startable {
     private Process process;
     private Path workDir;
     private int port;
-    private Thread shutdownHook;
 
     /**
      * @param server the executable to start
@@ -50,22 +46,8 @@ public final class LocalRedisServer implements Startable {
     }
 
     @Override
-    public void start() {
-        IllegalStateException last = null;
-        // A free port can be taken by someone else between probing and binding: retry on a new port.
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            try {
-                startOnce(freePort());
-                return;
-            } catch (IllegalStateException e) {
-                last = e;
-                stopProcess();
-            }
-        }
-        throw last;
-    }
-
-    private void startOnce(int candidatePort) {
+    void startOnce() {
+        int candidatePort = freePort();
         try {
             workDir = Files.createTempDirectory("pacer-redis-");
             List<String> command = new ArrayList<>(List.of(server.path().toString(),
@@ -85,8 +67,6 @@ public final class LocalRedisServer implements Startable {
         }
         port = candidatePort;
         awaitPong();
-        shutdownHook = new Thread(this::stopProcess, "pacer-redis-server-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
         LOG.infof("Pacer Dev Services started %s on 127.0.0.1:%d (pid %d) for Redis client %s: %s", server.describe(),
                 port, process.pid(), clientName, reason);
     }
@@ -150,24 +130,7 @@ public final class LocalRedisServer implements Startable {
     }
 
     @Override
-    public String getContainerId() {
-        return null;
-    }
-
-    @Override
-    public void close() {
-        if (shutdownHook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                // the hook runs anyway
-            }
-            shutdownHook = null;
-        }
-        stopProcess();
-    }
-
-    private void stopProcess() {
+    void stopAll() {
         Process p = process;
         if (p == null) {
             return;
@@ -183,17 +146,6 @@ public final class LocalRedisServer implements Startable {
             p.destroyForcibly();
         }
         LOG.debugf("Pacer Dev Services stopped redis-server on port %d", port);
-        deleteQuietly(workDir);
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException ignored) {
-            // a temp directory left behind is harmless
-        }
+        RedisProcess.deleteQuietly(workDir);
     }
 }
