@@ -18,9 +18,9 @@ import io.quarkus.redis.runtime.client.config.RedisConfig;
 /**
  * The plumbing both capabilities share: the feature, the Redis client Pacer uses and the Lua scripts.
  */
-class PacerProcessor {
+public class PacerProcessor {
 
-    static final String FEATURE = "pacer";
+    public static final String FEATURE = "pacer";
 
     @BuildStep
     FeatureBuildItem feature() {

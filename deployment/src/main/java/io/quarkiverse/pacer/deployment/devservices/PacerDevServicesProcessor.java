@@ -1,0 +1,127 @@
+package io.quarkiverse.pacer.deployment.devservices;
+
+import java.util.Locale;
+import java.util.Map;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.pacer.deployment.PacerProcessor;
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig.Topology;
+import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.BuildSteps;
+import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
+import io.quarkus.deployment.builditem.DevServicesSharedNetworkBuildItem;
+import io.quarkus.deployment.builditem.DockerStatusBuildItem;
+import io.quarkus.deployment.dev.devservices.DevServicesConfig;
+import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
+import io.quarkus.redis.deployment.client.RedisClientBuildTimeConfig;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
+import io.quarkus.runtime.configuration.ConfigUtils;
+
+/**
+ * Redis for dev and test mode without configuration, in this order: the configured {@code hosts}; the Redis client's
+ * own Dev Services when a container runtime works; a {@code redis-server} on the {@code PATH}; the
+ * {@code redis-server} embedded in {@code com.github.codemonstur:embedded-redis}, a dependency of this deployment
+ * module only. {@code quarkus.pacer.devservices.redis-server} forces a choice.
+ */
+@BuildSteps(onlyIf = { IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class })
+class PacerDevServicesProcessor {
+
+    private static final Logger LOG = Logger.getLogger(PacerDevServicesProcessor.class);
+
+    /** Identifies our service for reuse across dev-mode restarts: same executable and client, same server. */
+    record LocalRedisServiceConfig(String clientName, String redisServer) {
+    }
+
+    /**
+     * @param beforeRedisClientDevServices never produced: declaring it orders this step before the Redis client's Dev
+     *        Services (which consume the list), so the log filter is in place before they probe for Docker
+     */
+    @BuildStep
+    void startLocalRedisServer(PacerBuildTimeConfig pacerConfig,
+            RedisBuildTimeConfig redisConfig,
+            DockerStatusBuildItem dockerStatus,
+            BuildProducer<DevServicesResultBuildItem> devServices,
+            BuildProducer<DevServicesSharedNetworkBuildItem> beforeRedisClientDevServices) {
+        ContainerProbeNoiseFilter.speak();
+        String clientName = pacerConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        String hostsProperty = RedisConfig.getPropertyName(clientName, RedisConfig.HOSTS);
+
+        if (!pacerConfig.devservices().enabled()) {
+            LOG.debug("Pacer Dev Services are disabled by quarkus.pacer.devservices.enabled=false");
+            return;
+        }
+        if (ConfigUtils.isPropertyNonEmpty(hostsProperty)
+                || ConfigUtils.isPropertyNonEmpty(RedisConfig.getPropertyName(clientName, RedisConfig.HOSTS_PROVIDER_NAME))) {
+            LOG.debugf("Pacer Dev Services not needed: %s is configured", hostsProperty);
+            return;
+        }
+
+        String setting = pacerConfig.devservices().redisServer();
+        Topology topology = pacerConfig.devservices().topology();
+        boolean containerRuntimeTraces = ContainerRuntimeTraces.found();
+        String reason = hostsProperty + " is not set";
+        if (topology != Topology.STANDALONE) {
+            // the Redis client's container is a single server: a cluster or sentinel setup always runs locally
+            reason += ", quarkus.pacer.devservices.topology=" + topology.name().toLowerCase(Locale.ROOT);
+        }
+        if (LocalRedisServerChoice.isAuto(setting)) {
+            RedisClientBuildTimeConfig clientConfig = redisConfig.clients().get(clientName);
+            if (clientConfig != null && !clientConfig.devservices().enabled()) {
+                LOG.debugf("Pacer Dev Services not started: Dev Services for Redis client %s are disabled", clientName);
+                return;
+            }
+            if (topology == Topology.STANDALONE) {
+                if (!containerRuntimeTraces) {
+                    reason += ", no container runtime (Docker, Podman) was found";
+                } else if (dockerStatus.isContainerRuntimeAvailable()) {
+                    LOG.debugf("Pacer Dev Services not needed: the Redis client's Dev Services start a container");
+                    return;
+                } else {
+                    reason += ", the container runtime found does not work";
+                }
+            }
+        } else {
+            reason += ", quarkus.pacer.devservices.redis-server=" + setting;
+        }
+
+        RedisServerExecutable server;
+        try {
+            server = LocalRedisServerChoice.choose(setting);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(String.format(
+                    "Pacer needs a Redis server in dev and test mode, but none is available for Redis client %s: %s, "
+                            + "and %s. Do one of: install redis-server (e.g. 'apt-get install redis-server' or "
+                            + "'brew install redis'); set quarkus.pacer.devservices.redis-server to the path of a "
+                            + "redis-server; set %s to a Redis you run; or start Docker or Podman.",
+                    clientName, reason, e.getMessage(), hostsProperty), e);
+        }
+        if (server.olderThan(6, 2)) {
+            LOG.warnf("Pacer supports Redis 6.2 and later, but %s is %s: install a newer redis-server or set "
+                    + "quarkus.pacer.devservices.redis-server=embedded", server.path(), server.version());
+        }
+        if (LocalRedisServerChoice.isAuto(setting) && LocalRedisServerChoice.isEmbedded(server)) {
+            reason += " and no redis-server is on the PATH";
+        }
+        if (!containerRuntimeTraces) {
+            ContainerProbeNoiseFilter.quiet(clientName);
+        }
+
+        if (topology != Topology.STANDALONE) {
+            devServices.produce(LocalRedisTopologies.devService(topology, clientName, server.path()));
+            return;
+        }
+        String because = reason;
+        devServices.produce(DevServicesResultBuildItem.<LocalRedisServer> owned()
+                .feature(PacerProcessor.FEATURE)
+                .serviceName(clientName)
+                .description("redis-server " + server.version() + " for Redis client " + clientName)
+                .serviceConfig(new LocalRedisServiceConfig(clientName, server.path().toString()))
+                .startable(() -> new LocalRedisServer(server, clientName, because))
+                .configProvider(Map.of(hostsProperty, started -> "redis://" + started.getConnectionInfo()))
+                .build());
+    }
+}

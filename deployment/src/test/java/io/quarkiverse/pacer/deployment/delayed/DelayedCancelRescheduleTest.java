@@ -1,0 +1,82 @@
+package io.quarkiverse.pacer.deployment.delayed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.delay.DelayedMessage;
+import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkus.test.QuarkusUnitTest;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+
+/** Cancel removes a message for good; scheduling an existing id reschedules it; scheduleIfAbsent keeps the first. */
+class DelayedCancelRescheduleTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class));
+
+    @Singleton
+    static class Consumer {
+        final List<String> received = new CopyOnWriteArrayList<>();
+
+        @Delayed("reminders")
+        void on(DelayedMessage<String> message) {
+            received.add(message.id() + "=" + message.payload());
+        }
+    }
+
+    @Inject
+    DelayedQueue queue;
+
+    @Inject
+    Consumer consumer;
+
+    @Inject
+    PacerRedis redis;
+
+    @Test
+    void cancelRescheduleAndIfAbsent() {
+        // cancel: the message is gone, with its hash
+        // Due well after the cancel even on a loaded machine, and before the marker: delivered only if cancel failed.
+        queue.schedule("reminders", "cancelled", "never", Duration.ofSeconds(2));
+        assertThat(exists("pacer:d:{reminders}:m:cancelled")).isTrue();
+        assertThat(queue.cancel("reminders", "cancelled")).isTrue();
+        assertThat(queue.cancel("reminders", "cancelled")).isFalse();
+        assertThat(exists("pacer:d:{reminders}:m:cancelled")).isFalse();
+
+        // reschedule: same id, new due time and payload; delivered once, with the new payload
+        queue.schedule("reminders", "moved", "old", Instant.now().plus(Duration.ofHours(1)));
+        queue.schedule("reminders", "moved", "new", Duration.ofSeconds(1));
+        assertThat(queue.size("reminders")).isEqualTo(1);
+
+        // ifAbsent: the second call changes nothing
+        assertThat(queue.scheduleIfAbsent("reminders", "once", "first", Duration.ofMillis(1500))).isTrue();
+        assertThat(queue.scheduleIfAbsent("reminders", "once", "second", Duration.ZERO)).isFalse();
+        assertThat(queue.size("reminders")).isEqualTo(2);
+
+        queue.schedule("reminders", "marker", "last", Duration.ofMillis(2500));
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.contains("marker=last"));
+        assertThat(consumer.received).containsExactly("moved=new", "once=first", "marker=last");
+        assertThat(queue.size("reminders")).isZero();
+        assertThat(exists("pacer:d:{reminders}:m:moved")).as("acked message hash deleted").isFalse();
+    }
+
+    private boolean exists(String key) {
+        return redis.send(Request.cmd(Command.EXISTS).arg(key)).await().atMost(Duration.ofSeconds(5)).toInteger() == 1;
+    }
+}

@@ -1,0 +1,64 @@
+package io.quarkiverse.pacer.deployment.devservices;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import io.quarkiverse.pacer.deployment.support.LogMessages;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Nothing configured on a machine without a container runtime: the start logs no ERROR and no WARN (no Testcontainers
+ * probe failure, no "Please configure quarkus.redis.hosts"), only Pacer's INFO line naming the server it runs.
+ */
+class PacerDevServicesCleanStartTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClass(RedisInfo.class))
+            .setLogRecordPredicate(r -> r.getLevel().intValue() >= Level.WARNING.intValue()
+                    || r.getLoggerName().equals(LocalRedisServer.class.getName())
+                    || r.getLoggerName().startsWith("org.testcontainers"))
+            .assertLogRecords(records -> {
+                assertThat(records).as("ERROR and WARN records of the start")
+                        .filteredOn(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
+                        .extracting(PacerDevServicesCleanStartTest::describe)
+                        .isEmpty();
+                assertThat(records).as("Testcontainers probe messages")
+                        .filteredOn(r -> r.getLoggerName().startsWith("org.testcontainers"))
+                        .extracting(PacerDevServicesCleanStartTest::describe)
+                        .isEmpty();
+                assertThat(records).filteredOn(r -> r.getLoggerName().equals(LocalRedisServer.class.getName()))
+                        .singleElement()
+                        .satisfies(r -> assertThat(LogMessages.formatted(r)).startsWith("Pacer Dev Services started redis-server ")
+                                .contains("for Redis client <default>: quarkus.redis.hosts is not set, "
+                                        + "no container runtime (Docker, Podman) was found"));
+            });
+
+    @Inject
+    PacerRedis redis;
+
+    @BeforeAll
+    static void onlyWithoutContainerRuntime() {
+        assumeFalse(ContainerRuntimeTraces.found(), "a container runtime may run the Redis client's Dev Services");
+    }
+
+    @Test
+    void startsCleanly() {
+        assertThat(RedisInfo.info(redis, "server")).contains("redis_version:");
+    }
+
+    private static String describe(LogRecord r) {
+        return r.getLevel() + " " + r.getLoggerName() + ": " + LogMessages.formatted(r);
+    }
+}

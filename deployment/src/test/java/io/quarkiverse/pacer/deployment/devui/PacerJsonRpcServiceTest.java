@@ -1,0 +1,247 @@
+package io.quarkiverse.pacer.deployment.devui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.runtime.devui.PacerJsonRpcService;
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.ThrottleKey;
+import io.quarkiverse.pacer.throttle.Throttled;
+import io.quarkiverse.pacer.throttle.ThrottledException;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.processor.BuiltinScope;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Every JSON-RPC method of the Dev UI pages, called on the service bean (registered here as Dev UI registers it in
+ * dev mode): effective policies with sources, decision counts, key inspector and reset; queue depths with an
+ * unconsumed queue marked, browsing, deliver now, cancel, replay, purge and test messages.
+ */
+class PacerJsonRpcServiceTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, Orders.class, Order.class, RedisInfo.class))
+            .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".limit", "3")
+            .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".window", "1h")
+            .overrideConfigKey("quarkus.pacer.throttle.\"rpc-bucket\".limit", "50")
+            .addBuildChainCustomizer(chain -> chain.addBuildStep(context -> context.produce(
+                    AdditionalBeanBuildItem.builder().addBeanClass(PacerJsonRpcService.class).setUnremovable()
+                            .setDefaultScope(BuiltinScope.SINGLETON.getName()).build()))
+                    .produces(AdditionalBeanBuildItem.class).build());
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @ApplicationScoped
+    public static class Api {
+        @Throttled(name = "rpc-window", limit = 2, window = "1m", algorithm = Algorithm.FIXED_WINDOW)
+        @Throttled(name = "rpc-bucket", limit = 10, window = "1h")
+        public String search(@ThrottleKey String tenant) {
+            return "results for " + tenant;
+        }
+
+        @Throttled(name = "rpc-global", limit = 5, window = "1h")
+        public String ping() {
+            return "pong";
+        }
+    }
+
+    public record Order(long id) {
+    }
+
+    @Singleton
+    static class Orders {
+        final List<Long> received = new CopyOnWriteArrayList<>();
+
+        @Delayed(value = "rpc-queue", maxAttempts = 1)
+        void expire(Order order) {
+            received.add(order.id());
+            if (order.id() == 13) {
+                throw new IllegalStateException("unlucky order 13");
+            }
+        }
+    }
+
+    @Inject
+    PacerJsonRpcService service;
+
+    @Inject
+    Api api;
+
+    @Inject
+    Orders orders;
+
+    @Inject
+    DelayedQueue queue;
+
+    private static <T> T result(Uni<T> uni) {
+        return uni.await().atMost(WAIT);
+    }
+
+    @Test
+    void policiesShowEffectiveValuesWithSources() {
+        JsonArray policies = service.getPolicies();
+        assertThat(policies.size()).isEqualTo(3);
+
+        JsonObject bucket = policies.getJsonObject(0);
+        assertThat(bucket.getString("name")).isEqualTo("rpc-bucket");
+        assertThat(bucket.getString("algorithm")).isEqualTo("TOKEN_BUCKET");
+        assertThat(bucket.getInteger("limit")).isEqualTo(50);
+        assertThat(bucket.getString("window")).isEqualTo("1h");
+        assertThat(bucket.getInteger("burst")).isEqualTo(50);
+        assertThat(bucket.getString("declaredOn")).isEqualTo(Api.class.getName() + "#search()");
+        JsonObject bucketSources = bucket.getJsonObject("sources");
+        assertThat(bucketSources.getString("limit")).isEqualTo("quarkus.pacer.throttle.\"rpc-bucket\".limit");
+        assertThat(bucketSources.getString("window")).isEqualTo("@Throttled on " + Api.class.getName() + "#search()");
+        assertThat(bucketSources.getString("burst")).isEqualTo("default (= limit)");
+
+        JsonObject global = policies.getJsonObject(1);
+        assertThat(global.getString("name")).isEqualTo("rpc-global");
+        assertThat(global.getInteger("limit")).isEqualTo(3);
+        assertThat(global.getJsonObject("sources").getString("limit"))
+                .isEqualTo("quarkus.pacer.throttle.\"rpc-global\".limit");
+        assertThat(global.getJsonObject("sources").getString("window"))
+                .isEqualTo("quarkus.pacer.throttle.\"rpc-global\".window");
+
+        JsonObject window = policies.getJsonObject(2);
+        assertThat(window.getString("name")).isEqualTo("rpc-window");
+        assertThat(window.getString("algorithm")).isEqualTo("FIXED_WINDOW");
+        assertThat(window.getInteger("limit")).isEqualTo(2);
+        assertThat(window.containsKey("burst")).as("no burst for a window algorithm").isFalse();
+        assertThat(window.getJsonObject("sources").containsKey("burst")).isFalse();
+        assertThat(window.getJsonArray("usedBy").getList()).containsExactly(Api.class.getName() + "#search(java.lang.String)");
+    }
+
+    @Test
+    void countsDecisionsInspectsAndResetsKeys() {
+        api.search("acme");
+        api.search("acme");
+        assertThatThrownBy(() -> api.search("acme")).isInstanceOf(ThrottledException.class);
+        api.ping();
+
+        JsonArray counts = service.getDecisionCounts();
+        assertThat(counts.getJsonObject(0).getMap()).containsEntry("policy", "rpc-bucket")
+                .containsEntry("permitted", 2L).containsEntry("rejected", 0L).containsEntry("rejectedByOther", 1L)
+                .containsEntry("fallback", 0L);
+        assertThat(counts.getJsonObject(1).getMap()).containsEntry("policy", "rpc-global")
+                .containsEntry("permitted", 1L).containsEntry("rejected", 0L);
+        assertThat(counts.getJsonObject(2).getMap()).containsEntry("policy", "rpc-window")
+                .containsEntry("permitted", 2L).containsEntry("rejected", 1L).containsEntry("rejectedByOther", 0L);
+
+        JsonArray inspected = result(service.inspectKey("acme"));
+        assertThat(inspected.size()).isEqualTo(3);
+        assertThat(inspected.getJsonObject(0).getString("policy")).isEqualTo("rpc-bucket");
+        assertThat(inspected.getJsonObject(0).getLong("remaining")).isEqualTo(48);
+        assertThat(inspected.getJsonObject(0).getBoolean("allowed")).isTrue();
+        assertThat(inspected.getJsonObject(0).getBoolean("global")).isFalse();
+        JsonObject globalState = inspected.getJsonObject(1);
+        assertThat(globalState.getString("policy")).isEqualTo("rpc-global");
+        assertThat(globalState.getBoolean("global")).as("peeked at the global key, whatever the key typed").isTrue();
+        assertThat(globalState.getString("key")).isEmpty();
+        assertThat(globalState.getLong("remaining")).isEqualTo(2);
+        JsonObject windowState = inspected.getJsonObject(2);
+        assertThat(windowState.getString("policy")).isEqualTo("rpc-window");
+        assertThat(windowState.getLong("remaining")).isZero();
+        assertThat(windowState.getBoolean("allowed")).isFalse();
+        assertThat(windowState.getDouble("retryAfterMillis")).isPositive();
+        assertThat(result(service.inspectKey("other")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
+
+        JsonObject reset = result(service.resetKey("rpc-window", "acme"));
+        assertThat(reset.getBoolean("reset")).isTrue();
+        assertThat(result(service.inspectKey("acme")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
+        assertThat(api.search("acme")).isEqualTo("results for acme");
+        assertThatThrownBy(() -> result(service.resetKey("no-such-policy", "acme")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Unknown throttling policy");
+    }
+
+    @Test
+    void listsQueuesBrowsesAndActs() {
+        queue.schedule("rpc-queue", "w-1", new Order(1), Duration.ofHours(1));
+        queue.schedule("rpc-queue", "w-2", new Order(2), Duration.ofHours(2));
+        queue.schedule("rpc-queeu", "typo-1", new Order(3), Duration.ofHours(1));
+
+        JsonArray queues = result(service.getQueues());
+        assertThat(queues.size()).isEqualTo(2);
+        JsonObject typo = queues.getJsonObject(0);
+        assertThat(typo.getString("queue")).isEqualTo("rpc-queeu");
+        assertThat(typo.getString("consumer")).isNull();
+        assertThat(typo.getBoolean("consumedHere")).isFalse();
+        assertThat(typo.getLong("scheduled")).isEqualTo(1);
+        JsonObject consumed = queues.getJsonObject(1);
+        assertThat(consumed.getString("queue")).isEqualTo("rpc-queue");
+        assertThat(consumed.getString("consumer")).isEqualTo(Orders.class.getName() + "#expire");
+        assertThat(consumed.getBoolean("consumedHere")).isTrue();
+        assertThat(consumed.getInteger("maxAttempts")).isEqualTo(1);
+        assertThat(consumed.getLong("scheduled")).isEqualTo(2);
+        assertThat(consumed.getLong("overdue")).isZero();
+        assertThat(consumed.getLong("oldestOverdueMillis")).isEqualTo(-1);
+        assertThat(consumed.getLong("delivered")).isZero();
+
+        JsonArray waiting = result(service.getWaitingMessages("rpc-queue", 10));
+        assertThat(waiting.size()).isEqualTo(2);
+        assertThat(waiting.getJsonObject(0).getString("id")).isEqualTo("w-1");
+        assertThat(waiting.getJsonObject(0).getString("payload")).isEqualTo("{\"id\":1}");
+        assertThat(waiting.getJsonObject(1).getString("id")).isEqualTo("w-2");
+        assertThat(result(service.getWaitingMessages("rpc-queue", 1)).size()).isEqualTo(1);
+
+        assertThat(result(service.deliverNow("rpc-queue", "w-1")).getLong("count")).isEqualTo(1);
+        await().atMost(WAIT).until(() -> orders.received.contains(1L));
+        assertThat(result(service.cancel("rpc-queue", "w-2")).getLong("count")).isEqualTo(1);
+        assertThat(result(service.cancel("rpc-queue", "w-2")).getLong("count")).isZero();
+        await().atMost(WAIT).until(() -> result(service.getWaitingMessages("rpc-queue", 10)).isEmpty());
+
+        JsonObject scheduled = result(service.scheduleTestMessage("rpc-queue", "t-13", "{\"id\": 13}", 0));
+        assertThat(scheduled.getString("id")).isEqualTo("t-13");
+        JsonArray dead = awaitDeadLetters(1);
+        assertThat(dead.getJsonObject(0).getString("id")).isEqualTo("t-13");
+        assertThat(dead.getJsonObject(0).getString("reason"))
+                .isEqualTo("java.lang.IllegalStateException: unlucky order 13");
+        assertThat(dead.getJsonObject(0).getInteger("attempts")).isEqualTo(1);
+        assertThat(dead.getJsonObject(0).getString("payload")).isEqualTo("{\"id\": 13}");
+
+        assertThat(result(service.replay("rpc-queue", "t-13")).getLong("count")).isEqualTo(1);
+        await().atMost(WAIT).until(() -> orders.received.stream().filter(id -> id == 13).count() == 2);
+        awaitDeadLetters(1);
+        assertThat(result(service.replayAll("rpc-queue")).getLong("count")).isEqualTo(1);
+        await().atMost(WAIT).until(() -> orders.received.stream().filter(id -> id == 13).count() == 3);
+        awaitDeadLetters(1);
+        assertThat(result(service.purge("rpc-queue", "t-13")).getLong("count")).isEqualTo(1);
+        awaitDeadLetters(0);
+
+        result(service.scheduleTestMessage("rpc-queue", "", "{\"id\": 13}", 0));
+        awaitDeadLetters(1);
+        assertThat(result(service.purgeAll("rpc-queue")).getLong("count")).isEqualTo(1);
+        awaitDeadLetters(0);
+        JsonObject after = result(service.getQueues()).getJsonObject(1);
+        assertThat(after.getLong("delivered")).isEqualTo(1);
+        assertThat(after.getLong("deadLettered")).isEqualTo(4);
+
+        assertThatThrownBy(() -> result(service.scheduleTestMessage("rpc-queue", "bad", "{oops", 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("The payload is not a JSON " + Order.class.getName());
+        assertThat(result(service.getWaitingMessages("rpc-queue", 10))).isEmpty();
+    }
+
+    private JsonArray awaitDeadLetters(int count) {
+        await().atMost(WAIT).until(() -> result(service.getDeadLetters("rpc-queue", 10)).size() == count);
+        return result(service.getDeadLetters("rpc-queue", 10));
+    }
+}

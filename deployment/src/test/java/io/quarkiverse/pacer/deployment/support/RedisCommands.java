@@ -1,0 +1,33 @@
+package io.quarkiverse.pacer.deployment.support;
+
+import java.time.Duration;
+
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/** Sends plain Redis commands from tests, to set up or inspect state Pacer's API does not expose. */
+public final class RedisCommands {
+
+    private RedisCommands() {
+    }
+
+    public static Response send(PacerRedis redis, String command, Object... args) {
+        Request request = Request.cmd(Command.create(command));
+        for (Object arg : args) {
+            request.arg(arg.toString());
+        }
+        return redis.send(request).await().atMost(Duration.ofSeconds(10));
+    }
+
+    /** The key of a message hash of a single-shard queue with the default key prefix. */
+    public static String messageKey(String queue, String id) {
+        return "pacer:d:{" + queue + "}:m:" + id;
+    }
+
+    /** The key of one of the sorted sets ({@code due}, {@code inflight}, {@code dead}) of a single-shard queue. */
+    public static String setKey(String queue, String state) {
+        return "pacer:d:{" + queue + "}:" + state;
+    }
+}

@@ -1,0 +1,122 @@
+package io.quarkiverse.pacer.deployment.throttle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Singleton;
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.ThrottlePermit;
+import io.quarkiverse.pacer.throttle.Throttled;
+import io.quarkiverse.pacer.throttle.ThrottledException;
+import io.quarkiverse.pacer.throttle.Throttler;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+
+/**
+ * CONCURRENCY as a distributed lock: a call running four windows long keeps its permit (its lease is renewed), a
+ * second caller is rejected all along; the permit is free as soon as the call ends, or its Uni is cancelled; a holder
+ * that stopped renewing (a crashed instance) frees the permit within one window.
+ */
+class ConcurrencyLockRenewalTest {
+
+    static final String LOCK = "renewed-lock";
+    static final Duration WINDOW = Duration.ofMillis(400);
+
+    @RegisterExtension
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Api.class))
+            .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".limit", "1")
+            .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".window", "1s")
+            .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".algorithm", "concurrency")
+            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+
+    @Singleton
+    static class Api {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch leave = new CountDownLatch(1);
+
+        @Throttled(name = LOCK, limit = 1, window = "400ms", algorithm = Algorithm.CONCURRENCY)
+        public String hold() throws InterruptedException {
+            entered.countDown();
+            assertThat(leave.await(30, TimeUnit.SECONDS)).isTrue();
+            return "done";
+        }
+
+        @Throttled(name = "never-lock", limit = 1, window = "400ms", algorithm = Algorithm.CONCURRENCY)
+        public Uni<String> never() {
+            return Uni.createFrom().emitter(emitter -> {
+            });
+        }
+    }
+
+    @Inject
+    Api api;
+
+    @Inject
+    Throttler throttler;
+
+    @Test
+    void longCallKeepsItsPermitAndReleasesItAtTheEnd() throws Exception {
+        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> {
+            try {
+                return api.hold();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(api.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        long started = System.nanoTime();
+        // Four windows long: without renewal the lease would have expired three times over.
+        await().during(WINDOW.multipliedBy(4)).atMost(WINDOW.multipliedBy(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> !throttler.peek(LOCK, null).allowed());
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(WINDOW.multipliedBy(4));
+        assertThatThrownBy(() -> throttler.acquirePermit(LOCK, null)).isInstanceOf(ThrottledException.class);
+
+        api.leave.countDown();
+        assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        // Released at once, not at lease expiry (the renewals would have pushed that far out).
+        await().atMost(WINDOW.dividedBy(2)).until(() -> throttler.peek(LOCK, null).allowed());
+        try (ThrottlePermit permit = throttler.acquirePermit(LOCK, null)) {
+            assertThat(permit.isHeld()).isTrue();
+        }
+    }
+
+    @Test
+    void cancelledUniReleasesItsPermit() {
+        Cancellable subscription = api.never().subscribe().with(item -> {
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> !throttler.peek("never-lock", null).allowed());
+        subscription.cancel();
+        await().atMost(WINDOW.dividedBy(2)).until(() -> throttler.peek("never-lock", null).allowed());
+    }
+
+    @Test
+    void crashedHolderFreesThePermitWithinOneWindow() {
+        // acquire() takes a lease nobody renews or releases: exactly what a crashed instance leaves behind.
+        assertThat(throttler.acquire("crash-lock", "k").allowed()).isTrue();
+        long crashed = System.nanoTime();
+        assertThatThrownBy(() -> throttler.acquirePermit("crash-lock", "k"))
+                .isInstanceOfSatisfying(ThrottledException.class,
+                        e -> assertThat(e.retryAfter()).isBetween(Duration.ofMillis(1), Duration.ofSeconds(1)));
+        await().atMost(Duration.ofMillis(1500)).pollInterval(Duration.ofMillis(25))
+                .until(() -> throttler.peek("crash-lock", "k").allowed());
+        Duration freedAfter = Duration.ofNanos(System.nanoTime() - crashed);
+        assertThat(freedAfter).isLessThan(Duration.ofMillis(1500));
+        try (ThrottlePermit permit = throttler.acquirePermit("crash-lock", "k")) {
+            assertThat(permit.fencingToken()).isPositive();
+        }
+    }
+}
