@@ -32,11 +32,7 @@ public final class LocalRedisCluster extends LocalRedisSetup {
 
     @Override
     void startOnce() {
-        try {
-            workDir = Files.createTempDirectory("pacer-redis-cluster-");
-        } catch (IOException e) {
-            throw new IllegalStateException("Pacer could not create a directory for a local Redis Cluster", e);
-        }
+        workDir = workDirectory("pacer-redis-cluster-", "a local Redis Cluster");
         for (int port : RedisProcess.freeNodePorts(MASTERS)) {
             nodes.add(RedisProcess.start(executable, workDir, port, List.of("--cluster-enabled", "yes",
                     "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"), null));

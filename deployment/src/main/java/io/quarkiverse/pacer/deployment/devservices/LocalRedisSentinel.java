@@ -34,11 +34,7 @@ public final class LocalRedisSentinel extends LocalRedisSetup {
 
     @Override
     void startOnce() {
-        try {
-            workDir = Files.createTempDirectory("pacer-redis-sentinel-");
-        } catch (IOException e) {
-            throw new IllegalStateException("Pacer could not create a directory for a local Redis Sentinel setup", e);
-        }
+        workDir = workDirectory("pacer-redis-sentinel-", "a local Redis Sentinel setup");
         List<Integer> ports = RedisProcess.freeNodePorts(1 + REPLICAS + SENTINELS);
         int primaryPort = ports.get(0);
         processes.add(RedisProcess.start(executable, workDir, primaryPort, List.of(), null));

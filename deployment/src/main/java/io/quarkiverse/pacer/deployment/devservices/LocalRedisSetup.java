@@ -1,5 +1,9 @@
 package io.quarkiverse.pacer.deployment.devservices;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import io.quarkus.deployment.builditem.Startable;
 
 /**
@@ -34,6 +38,15 @@ abstract class LocalRedisSetup implements Startable {
             }
         }
         throw last;
+    }
+
+    /** A new temporary directory for the files of one setup; {@code what} names the setup in the error. */
+    static Path workDirectory(String prefix, String what) {
+        try {
+            return Files.createTempDirectory(prefix);
+        } catch (IOException e) {
+            throw new IllegalStateException("Pacer could not create a directory for " + what, e);
+        }
     }
 
     @Override

@@ -68,7 +68,12 @@ public final class RedisProcess {
             throw new IllegalStateException("Pacer could not start " + executable + ": " + e.getMessage(), e);
         }
         RedisProcess started = new RedisProcess(dir, port, process);
-        started.awaitPong();
+        try {
+            started.awaitPong();
+        } catch (IllegalStateException e) {
+            started.stop();
+            throw e;
+        }
         return started;
     }
 
@@ -175,6 +180,7 @@ public final class RedisProcess {
         }
     }
 
+    /** Asks the redis-server to exit, then kills it if it has not exited within 5 s. */
     void stop() {
         process.destroy();
         try {
