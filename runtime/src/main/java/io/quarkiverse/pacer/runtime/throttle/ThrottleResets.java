@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
@@ -10,12 +11,11 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.LocalRejectionsConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.redis.RedisSubscription;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
-import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 
 /**
  * Tells every instance about a {@code reset}, so each drops its locally cached rejection of that (policy, key)
@@ -30,7 +30,7 @@ import io.vertx.redis.client.Response;
  * completes only after Redis has accepted the message for every subscriber.
  */
 @Singleton
-public class ThrottleResets {
+public class ThrottleResets implements RedisSubscription.Listener {
 
     private static final Logger LOG = Logger.getLogger(ThrottleResets.class);
 
@@ -46,8 +46,7 @@ public class ThrottleResets {
     private final String channel;
     /** {@code null} when {@code quarkus.pacer.throttle.local-rejections.enabled=false}. */
     private final RejectionCache cache;
-    private RedisConnection connection;
-    private boolean connecting;
+    private final RedisSubscription subscription;
     private boolean closed;
     private long timerId = -1;
     private volatile long lastMessageNanos;
@@ -58,6 +57,8 @@ public class ThrottleResets {
         this.channel = channelOf(config.keyPrefix());
         LocalRejectionsConfig local = config.throttle().localRejections();
         this.cache = local.enabled() ? new RejectionCache(Math.max(1, local.maxSize())) : null;
+        this.subscription = new RedisSubscription(redis, List.of(channel),
+                "resets; rejected keys are not cached locally", this);
     }
 
     static String channelOf(String keyPrefix) {
@@ -95,84 +96,46 @@ public class ThrottleResets {
         return published;
     }
 
-    private synchronized void subscribe() {
-        if (closed || connecting || connection != null) {
-            return;
-        }
-        connecting = true;
-        redis.client().connect().onComplete(ar -> {
-            synchronized (this) {
-                connecting = false;
-                if (ar.failed()) {
-                    LOG.debugf("Cannot subscribe to %s, rejected keys are not cached locally: %s", channel, ar.cause());
-                    return;
-                }
-                RedisConnection opened = ar.result();
-                if (closed) {
-                    opened.close();
-                    return;
-                }
-                connection = opened;
-                opened.handler(this::onMessage);
-                opened.exceptionHandler(failure -> dropped(opened));
-                opened.endHandler(ignored -> dropped(opened));
-                opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onComplete(subscribed -> {
-                    if (subscribed.failed()) {
-                        dropped(opened);
-                        return;
-                    }
-                    synchronized (this) {
-                        if (connection == opened) {
-                            lastMessageNanos = System.nanoTime();
-                            // Resets published before this moment were missed: start empty.
-                            cache.setUsable(true);
-                        }
-                    }
-                });
-            }
-        });
+    private void subscribe() {
+        subscription.open();
+    }
+
+    @Override
+    public void onSubscribed() {
+        lastMessageNanos = System.nanoTime();
+        // Resets published before this moment were missed: start empty.
+        cache.setUsable(true);
+    }
+
+    @Override
+    public void onDropped() {
+        cache.setUsable(false);
     }
 
     /** Publishes a heartbeat, and gives up a subscription that has been silent too long. */
     private void heartbeat() {
-        RedisConnection broken = null;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            if (connection == null) {
-                subscribe();
-                return;
-            }
-            if (cache.usable() && System.nanoTime() - lastMessageNanos > TimeUnit.MILLISECONDS.toNanos(SILENCE_MILLIS)) {
-                broken = connection;
-            }
         }
-        if (broken != null) {
+        if (!subscription.isOpen()) {
+            subscribe();
+            return;
+        }
+        if (cache.usable() && System.nanoTime() - lastMessageNanos > TimeUnit.MILLISECONDS.toNanos(SILENCE_MILLIS)) {
             LOG.debugf("No message on %s for %d ms: rejected keys are not cached locally until it works again",
                     channel, SILENCE_MILLIS);
-            dropped(broken);
+            subscription.drop();
             return;
         }
         redis.send(Request.cmd(Command.PUBLISH).arg(channel).arg(HEARTBEAT)).subscribe().with(ignored -> {
         }, failure -> LOG.tracef("Heartbeat on %s failed: %s", channel, failure));
     }
 
-    private synchronized void dropped(RedisConnection which) {
-        if (connection == which) {
-            cache.setUsable(false);
-            connection = null;
-            which.close();
-        }
-    }
-
-    private void onMessage(Response message) {
-        // RESP2 delivers ["message", channel, data] as an array, RESP3 as a push; both index the same way.
-        if (message == null || message.size() < 3 || !"message".equals(message.get(0).toString())) {
-            return;
-        }
+    @Override
+    public void onMessage(String ignoredChannel, String text) {
         lastMessageNanos = System.nanoTime();
-        String text = message.get(2).toString();
         if (!text.startsWith(RESET)) {
             return;
         }
@@ -193,11 +156,7 @@ public class ThrottleResets {
         if (timerId >= 0) {
             vertx.cancelTimer(timerId);
         }
-        RedisConnection current = connection;
-        connection = null;
-        if (current != null) {
-            current.close();
-        }
+        subscription.close();
         if (cache != null) {
             cache.setUsable(false);
         }
