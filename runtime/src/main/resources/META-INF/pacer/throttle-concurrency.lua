@@ -25,17 +25,7 @@ ALGORITHMS[6] = {
             return 1, limit - live - cost, 0, taken, reset, key, 0
         end
         -- At the latest when enough of the earliest leases expire (a release can come sooner).
-        local excess = live + cost - limit
-        local entry = redis.call('ZRANGEBYSCORE', key, live_from, '+inf', 'WITHSCORES', 'LIMIT', excess - 1, 1)
-        local retry = window
-        if entry[2] then
-            retry = tonumber(entry[2]) - NOW
-        end
-        local remaining = limit - live
-        if remaining < 0 then
-            remaining = 0
-        end
-        return 0, remaining, retry, reset, reset, key, 0
+        return log_rejection(key, live_from, live, cost, limit, 0, window, reset)
     end,
     commit = function(base, limit, window, burst, cost, token, key)
         redis.call('ZREMRANGEBYSCORE', key, '-inf', index_suffix(NOW))

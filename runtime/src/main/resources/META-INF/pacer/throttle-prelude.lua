@@ -77,3 +77,19 @@ local function expire_after(key, micros)
     end
     redis.call('PEXPIRE', key, millis)
 end
+
+-- The rejection of a sorted-set log (SLIDING_LOG entries, CONCURRENCY leases) of `live` entries scored from `from`:
+-- retry when the entry whose expiry frees enough room for `cost` permits expires (its score + `offset`).
+local function log_rejection(key, from, live, cost, limit, offset, window, reset)
+    local excess = live + cost - limit
+    local entry = redis.call('ZRANGEBYSCORE', key, from, '+inf', 'WITHSCORES', 'LIMIT', excess - 1, 1)
+    local retry = window
+    if entry[2] then
+        retry = tonumber(entry[2]) + offset - NOW
+    end
+    local remaining = limit - live
+    if remaining < 0 then
+        remaining = 0
+    end
+    return 0, remaining, retry, reset, reset, key, 0
+end

@@ -18,17 +18,7 @@ ALGORITHMS[3] = {
             return 1, limit - live - cost, 0, window, reset, key, 0
         end
         -- Wait until enough of the oldest live entries have expired for `cost` permits to fit.
-        local excess = live + cost - limit
-        local entry = redis.call('ZRANGEBYSCORE', key, oldest_live, '+inf', 'WITHSCORES', 'LIMIT', excess - 1, 1)
-        local retry = window
-        if entry[2] then
-            retry = tonumber(entry[2]) + window - NOW
-        end
-        local remaining = limit - live
-        if remaining < 0 then
-            remaining = 0
-        end
-        return 0, remaining, retry, reset, reset, key, 0
+        return log_rejection(key, oldest_live, live, cost, limit, window, window, reset)
     end,
     commit = function(base, limit, window, burst, cost, token, key)
         redis.call('ZREMRANGEBYSCORE', key, '-inf', index_suffix(NOW - window))
