@@ -25,7 +25,7 @@ class ThrottleKeyWithoutThrottledTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@ThrottleKey declared on parameter 0 of io.quarkiverse.pacer.deployment.ThrottleKeyWithoutThrottledTest$Api#lookup(): the method has no @Throttled");
+                        .contains("@ThrottleKey declared on parameter 0 of io.quarkiverse.pacer.deployment.throttle.ThrottleKeyWithoutThrottledTest$Api#lookup(): the method has no @Throttled");
             });
 
     @Test

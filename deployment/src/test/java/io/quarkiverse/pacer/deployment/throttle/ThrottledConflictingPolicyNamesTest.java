@@ -24,7 +24,7 @@ class ThrottledConflictingPolicyNamesTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledConflictingPolicyNamesTest$Api#second(): policy \"shared\" is also declared on io.quarkiverse.pacer.deployment.ThrottledConflictingPolicyNamesTest$Api#").contains("with different settings");
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledConflictingPolicyNamesTest$Api#second(): policy \"shared\" is also declared on io.quarkiverse.pacer.deployment.throttle.ThrottledConflictingPolicyNamesTest$Api#").contains("with different settings");
             });
 
     @Test

@@ -25,8 +25,8 @@ class ThrottledCostAboveCapacityTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledCostAboveCapacityTest$Api#tooExpensive(): cost 6 exceeds the capacity 5 (limit), so the call could never pass")
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledCostAboveCapacityTest$Api#aboveBurst(): cost 11 exceeds the capacity 10 (burst), so the call could never pass");
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledCostAboveCapacityTest$Api#tooExpensive(): cost 6 exceeds the capacity 5 (limit), so the call could never pass")
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledCostAboveCapacityTest$Api#aboveBurst(): cost 11 exceeds the capacity 10 (burst), so the call could never pass");
             });
 
     @Test

@@ -25,8 +25,8 @@ class ThrottledNonPositiveLimitTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledNonPositiveLimitTest$Api#zero(): limit must be positive, was 0")
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledNonPositiveLimitTest$Api#negative(): limit must be positive, was -3");
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledNonPositiveLimitTest$Api#zero(): limit must be positive, was 0")
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledNonPositiveLimitTest$Api#negative(): limit must be positive, was -3");
             });
 
     @Test

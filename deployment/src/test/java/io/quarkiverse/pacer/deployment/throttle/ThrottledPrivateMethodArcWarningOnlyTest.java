@@ -26,7 +26,7 @@ class ThrottledPrivateMethodArcWarningOnlyTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledPrivateMethodArcWarningOnlyTest$Api#secret(): private methods cannot be intercepted");
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledPrivateMethodArcWarningOnlyTest$Api#secret(): private methods cannot be intercepted");
             });
 
     @Test

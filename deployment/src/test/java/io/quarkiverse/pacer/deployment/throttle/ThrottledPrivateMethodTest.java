@@ -26,7 +26,7 @@ class ThrottledPrivateMethodTest {
                 assertThat(Failures.messages(failure))
                         // ArC's own check for intercepted private methods reports it first, naming annotation, class and method.
                         .contains("@Throttled(limit = 5,window = \"1s\") will have no effect on method "
-                                + "io.quarkiverse.pacer.deployment.ThrottledPrivateMethodTest$Api.secret() because the method is private");
+                                + "io.quarkiverse.pacer.deployment.throttle.ThrottledPrivateMethodTest$Api.secret() because the method is private");
             });
 
     @Test

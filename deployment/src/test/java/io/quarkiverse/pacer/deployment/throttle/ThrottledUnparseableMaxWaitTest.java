@@ -25,7 +25,7 @@ class ThrottledUnparseableMaxWaitTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledUnparseableMaxWaitTest$Api#ping(): maxWait \"a while\" is not a duration");
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledUnparseableMaxWaitTest$Api#ping(): maxWait \"a while\" is not a duration");
             });
 
     @Test

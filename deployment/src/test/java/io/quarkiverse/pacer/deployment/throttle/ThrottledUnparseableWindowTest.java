@@ -24,7 +24,7 @@ class ThrottledUnparseableWindowTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.ThrottledUnparseableWindowTest$Api#ping(): window \"soon\" is not a duration");
+                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledUnparseableWindowTest$Api#ping(): window \"soon\" is not a duration");
             });
 
     @Test
