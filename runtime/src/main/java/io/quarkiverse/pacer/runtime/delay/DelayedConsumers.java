@@ -43,10 +43,7 @@ public class DelayedConsumers {
     /** SCAN calls per safety poll looking for unconsumed queues: bounds the work on a large key space. */
     static final int UNCONSUMED_SCAN_CALLS_PER_POLL = 5;
 
-    private record Registration(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
-    }
-
-    private final List<Registration> registrations = new ArrayList<>();
+    private final DelayedHandlers handlers;
     private final Map<String, List<DelayedConsumerLoop>> loops = new LinkedHashMap<>();
     private final PacerRedis redis;
     private final PacerConfig config;
@@ -58,19 +55,14 @@ public class DelayedConsumers {
     private DelayedWakeUps wakeUps;
     private long pollTimerId = -1;
 
-    DelayedConsumers(PacerRedis redis, PacerConfig config, RedisDelayedQueue queue, Vertx vertx,
+    DelayedConsumers(DelayedHandlers handlers, PacerRedis redis, PacerConfig config, RedisDelayedQueue queue, Vertx vertx,
             Instance<Scheduler> scheduler) {
+        this.handlers = handlers;
         this.redis = redis;
         this.config = config;
         this.queue = queue;
         this.vertx = vertx;
         this.scheduler = scheduler;
-    }
-
-    void register(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
-        registrations.add(new Registration(definition, invoker));
-        queue.consumedBy(definition);
-        queue.unconsumed().known(definition.getQueue());
     }
 
     /**
@@ -80,25 +72,10 @@ public class DelayedConsumers {
     public List<ConsumerSettings> consumers() {
         DelayedRuntimeConfig delayed = config.delayed();
         List<ConsumerSettings> all = new ArrayList<>();
-        for (Registration registration : registrations) {
-            all.add(settings(registration.definition(), delayed));
+        for (DelayedHandler handler : handlers.all()) {
+            all.add(ConsumerSettings.of(handler.definition(), delayed));
         }
-        all.sort(Comparator.comparing(ConsumerSettings::queue));
         return all;
-    }
-
-    private ConsumerSettings settings(DelayedConsumerDefinition definition, DelayedRuntimeConfig delayed) {
-        DelayedRuntimeConfig.QueueConfig overrides = delayed.queues().get(definition.getQueue());
-        boolean enabled = delayed.consumer().enabled() && (overrides == null || overrides.enabled());
-        int concurrency = overrides != null && overrides.concurrency().isPresent() ? overrides.concurrency().getAsInt()
-                : definition.getConcurrency();
-        int maxAttempts = overrides != null && overrides.maxAttempts().isPresent() ? overrides.maxAttempts().getAsInt()
-                : definition.getMaxAttempts();
-        long backoff = overrides != null && overrides.backoff().isPresent() ? overrides.backoff().get().toMillis()
-                : definition.getBackoffMillis();
-        long lease = overrides != null && overrides.lease().isPresent() ? overrides.lease().get().toMillis()
-                : definition.getLeaseMillis();
-        return new ConsumerSettings(definition, enabled, concurrency, maxAttempts, backoff, lease);
     }
 
     /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
@@ -134,7 +111,7 @@ public class DelayedConsumers {
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
         // Validated by PacerConfigValidation before any Pacer startup observer runs.
-        if (registrations.isEmpty()) {
+        if (handlers.isEmpty()) {
             return;
         }
         // Not awaited: startup does not wait for Redis, the warning comes when Redis answers.
@@ -145,9 +122,9 @@ public class DelayedConsumers {
             return;
         }
         Map<String, DelayedConsumerLoop> byChannel = new LinkedHashMap<>();
-        for (Registration registration : registrations) {
-            DelayedConsumerDefinition definition = registration.definition();
-            ConsumerSettings settings = settings(definition, delayed);
+        for (DelayedHandler handler : handlers.all()) {
+            DelayedConsumerDefinition definition = handler.definition();
+            ConsumerSettings settings = ConsumerSettings.of(definition, delayed);
             if (!settings.enabled()) {
                 LOG.debugf("Delay queue %s is disabled in this instance", definition.getQueue());
                 continue;
@@ -161,7 +138,7 @@ public class DelayedConsumers {
             DelayedConsumerLoop.Permits permits = new DelayedConsumerLoop.Permits(concurrency);
             List<DelayedConsumerLoop> shards = new ArrayList<>();
             for (DelayedKeys keys : queue.shards(definition.getQueue())) {
-                DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
+                DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, handler.invoker(), redis, keys,
                         queue.codec(), vertx, context, permits, maxAttempts, backoff, lease, delayed.batchSize(),
                         instanceId, queue.metrics());
                 shards.add(loop);
@@ -303,8 +280,9 @@ public class DelayedConsumers {
                 }
             });
             queueConfig.lease().ifPresent(value -> {
-                if (value.toMillis() < 100) {
-                    problems.add(prefix + "lease must be at least 100ms, was " + value);
+                if (value.compareTo(ConsumerSettings.MIN_LEASE) < 0) {
+                    problems.add(prefix + "lease must be at least " + ConsumerSettings.MIN_LEASE.toMillis() + "ms, was "
+                            + value);
                 }
             });
         });
