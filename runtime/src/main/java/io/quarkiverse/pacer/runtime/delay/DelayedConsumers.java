@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,6 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.invoke.Invoker;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -44,7 +42,8 @@ public class DelayedConsumers {
     static final int UNCONSUMED_SCAN_CALLS_PER_POLL = 5;
 
     private final DelayedHandlers handlers;
-    private final Map<String, List<DelayedConsumerLoop>> loops = new LinkedHashMap<>();
+    /** The queues this instance consumes, by name; filled at startup. */
+    private final Map<String, QueueConsumer> consumers = new LinkedHashMap<>();
     private final PacerRedis redis;
     private final PacerConfig config;
     private final RedisDelayedQueue queue;
@@ -80,33 +79,14 @@ public class DelayedConsumers {
 
     /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
     public DelayedConsumerStats stats(String queue) {
-        List<DelayedConsumerLoop> shards = loops.get(queue);
-        if (shards == null) {
-            return null;
-        }
-        long[] sums = new long[10];
-        for (DelayedConsumerLoop loop : shards) {
-            DelayedConsumerStats s = loop.stats();
-            sums[0] += s.claims();
-            sums[1] = Math.max(sums[1], s.largestClaim());
-            sums[2] += s.claimed();
-            sums[3] += s.delivered();
-            sums[4] += s.failed();
-            sums[5] += s.retried();
-            sums[6] += s.deadLettered();
-            sums[7] += s.reclaimed();
-            sums[8] = Math.max(sums[8], s.maxLatenessMillis());
-            sums[9] += s.throttled();
-        }
-        return new DelayedConsumerStats(queue, sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7],
-                sums[8], sums[9]);
+        QueueConsumer consumer = consumers.get(queue);
+        return consumer == null ? null : consumer.stats();
     }
 
     /** The queues this instance consumes. */
-    public java.util.Set<String> consumedQueues() {
-        return Collections.unmodifiableSet(loops.keySet());
+    public Set<String> consumedQueues() {
+        return Collections.unmodifiableSet(consumers.keySet());
     }
-
 
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
@@ -129,33 +109,26 @@ public class DelayedConsumers {
                 LOG.debugf("Delay queue %s is disabled in this instance", definition.getQueue());
                 continue;
             }
-            int concurrency = settings.concurrency();
-            int maxAttempts = settings.maxAttempts();
-            long backoff = settings.backoffMillis();
-            long lease = settings.leaseMillis();
             // Created off the event loop, this is a fresh event-loop context: each queue gets its own thread.
-            io.vertx.core.Context context = vertx.getOrCreateContext();
-            DelayedConsumerLoop.Permits permits = new DelayedConsumerLoop.Permits(concurrency);
-            List<DelayedConsumerLoop> shards = new ArrayList<>();
+            QueueConsumer consumer = new QueueConsumer(settings, HandlerInvoker.of(definition, handler.invoker()),
+                    new HandlerArguments(definition, queue.codec()), redis, queue.metrics(), vertx,
+                    vertx.getOrCreateContext());
             for (DelayedKeys keys : queue.shards(definition.getQueue())) {
-                DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, handler.invoker(), redis, keys,
-                        queue.codec(), vertx, context, permits, maxAttempts, backoff, lease, delayed.batchSize(),
-                        instanceId, queue.metrics());
-                shards.add(loop);
-                byChannel.put(keys.wakeChannel, loop);
+                byChannel.put(keys.wakeChannel, consumer.addShard(keys, instanceId));
             }
             String name = definition.getQueue();
-            loops.put(name, shards);
+            consumers.put(name, consumer);
             queue.metrics().consuming(name, () -> stats(name));
             LOG.debugf("Consuming delay queue %s with %s (concurrency %d, max attempts %d, backoff %dms, lease %dms)",
-                    definition.getQueue(), definition.describe(), concurrency, maxAttempts, backoff, lease);
+                    definition.getQueue(), definition.describe(), settings.concurrency(), settings.maxAttempts(),
+                    settings.backoffMillis(), settings.leaseMillis());
         }
-        if (loops.isEmpty()) {
+        if (consumers.isEmpty()) {
             return;
         }
         wakeUps = new DelayedWakeUps(redis, byChannel);
         wakeUps.ensureSubscribed();
-        loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::start));
+        consumers.values().forEach(QueueConsumer::start);
         Scheduler jobs = scheduler.isResolvable() ? scheduler.get() : null;
         if (jobs != null && jobs.isStarted()) {
             jobs.newJob(POLL_JOB)
@@ -174,7 +147,7 @@ public class DelayedConsumers {
 
     private Uni<Void> safetyPoll() {
         wakeUps.ensureSubscribed();
-        loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::poll));
+        consumers.values().forEach(QueueConsumer::poll);
         return refreshDepths();
     }
 
@@ -188,7 +161,7 @@ public class DelayedConsumers {
             return Uni.createFrom().voidItem();
         }
         List<Uni<Void>> refreshes = new ArrayList<>();
-        for (String name : loops.keySet()) {
+        for (String name : consumers.keySet()) {
             refreshes.add(queue.depth(name)
                     .invoke(metrics::depth)
                     .replaceWithVoid()
@@ -216,7 +189,7 @@ public class DelayedConsumers {
     }
 
     void stop(@Observes ShutdownEvent event) {
-        if (loops.isEmpty()) {
+        if (consumers.isEmpty()) {
             return;
         }
         if (pollTimerId != -1) {
@@ -227,7 +200,7 @@ public class DelayedConsumers {
         }
         wakeUps.close();
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
-        loops.values().forEach(shards -> shards.forEach(loop -> stopping.add(loop.stop())));
+        consumers.values().forEach(consumer -> stopping.addAll(consumer.stop()));
         Duration timeout = config.delayed().shutdownTimeout();
         try {
             CompletableFuture.allOf(stopping.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
