@@ -1,5 +1,9 @@
 package io.quarkiverse.pacer.deployment;
 
+import static io.quarkiverse.pacer.deployment.PacerDotNames.CHANNEL;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.DELAYED;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.MUTINY_EMITTER;
+
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +52,6 @@ class DelayedIntegrationsProcessor {
 
     private static final Logger LOG = Logger.getLogger(DelayedIntegrationsProcessor.class);
 
-    static final String CHANNEL = "org.eclipse.microprofile.reactive.messaging.Channel";
     static final String MUTINY_EMITTER_SIGNATURE = "Lio/smallrye/reactive/messaging/MutinyEmitter<Ljava/lang/Object;>;";
 
     /** Handlers of a forwarded queue in flight per instance, by default: each waits for the channel's ack. */
@@ -143,14 +146,14 @@ class DelayedIntegrationsProcessor {
         try (ClassCreator creator = ClassCreator.builder().classOutput(new GeneratedBeanGizmoAdaptor(generatedBeans))
                 .className(className).superClass(DelayedChannelForwarder.class).build()) {
             creator.addAnnotation(Singleton.class);
-            FieldCreator field = creator.getFieldCreator("emitter", "io.smallrye.reactive.messaging.MutinyEmitter")
+            FieldCreator field = creator.getFieldCreator("emitter", MUTINY_EMITTER.toString())
                     .setModifiers(Modifier.PUBLIC);
             field.setSignature(MUTINY_EMITTER_SIGNATURE);
             field.addAnnotation(Inject.class);
-            field.addAnnotation(CHANNEL).addValue("value", channel);
+            field.addAnnotation(CHANNEL.toString()).addValue("value", channel);
             FieldDescriptor emitter = field.getFieldDescriptor();
 
-            try (MethodCreator getter = creator.getMethodCreator("emitter", "io.smallrye.reactive.messaging.MutinyEmitter")) {
+            try (MethodCreator getter = creator.getMethodCreator("emitter", MUTINY_EMITTER.toString())) {
                 getter.setModifiers(Modifier.PUBLIC);
                 getter.returnValue(getter.readInstanceField(emitter, getter.getThis()));
             }
@@ -175,7 +178,7 @@ class DelayedIntegrationsProcessor {
         definition.setPayloadKind(PayloadKind.AS_STORED);
         definition.setPayloadType(Object.class.getName());
         definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
-        AnnotationInstance defaults = AnnotationInstance.builder(PacerDotNames.DELAYED).value(queue)
+        AnnotationInstance defaults = AnnotationInstance.builder(DELAYED).value(queue)
                 .add("concurrency", FORWARD_CONCURRENCY).build();
         List<String> problems = new ArrayList<>();
         DelayedProcessor.readSettings(defaults, index, definition, definition.describe(), problems);

@@ -29,6 +29,9 @@ final class PacerDotNames {
     static final DotName COMPLETION_STAGE = DotName.createSimple(CompletionStage.class);
     static final DotName VOID = DotName.createSimple(Void.class);
     static final DotName STRING = DotName.createSimple(String.class);
+    /** Quarkus Messaging's, optional: named, never loaded. */
+    static final DotName CHANNEL = DotName.createSimple("org.eclipse.microprofile.reactive.messaging.Channel");
+    static final DotName MUTINY_EMITTER = DotName.createSimple("io.smallrye.reactive.messaging.MutinyEmitter");
 
     private PacerDotNames() {
     }

@@ -29,9 +29,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
- * The consumers of this instance: validates the delay-queue configuration at startup, starts one
- * {@link DelayedConsumerLoop} per enabled {@code @Delayed} queue with the safety poll (a {@code quarkus-scheduler}
- * job) and the wake-up subscription, and stops them gracefully at shutdown.
+ * The consumers of this instance: at startup, one {@link QueueConsumer} per enabled queue of the {@link DelayedHandlers}
+ * (with a {@link DelayedConsumerLoop} per shard), the safety poll (a {@code quarkus-scheduler} job) and the wake-up
+ * subscription; at shutdown, a graceful stop. Also checks the delay-queue configuration.
  */
 @Singleton
 public class DelayedConsumers {

@@ -46,10 +46,6 @@ final class QueueConsumer {
         return loop;
     }
 
-    List<DelayedConsumerLoop> shards() {
-        return loops;
-    }
-
     /** Runs {@code action} on the consumer's context: at once when already there. */
     void onContext(Runnable action) {
         if (Vertx.currentContext() == context) {
