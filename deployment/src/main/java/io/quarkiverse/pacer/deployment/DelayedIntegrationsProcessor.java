@@ -1,9 +1,11 @@
 package io.quarkiverse.pacer.deployment;
 
+import static io.quarkiverse.pacer.deployment.PacerDotNames.CHANNEL;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.DELAYED;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.MUTINY_EMITTER;
+
 import java.lang.reflect.Modifier;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,19 +14,20 @@ import java.util.TreeSet;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.IndexView;
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.deployment.DelayedMethodsBuildItem.DelayedMethod;
 import io.quarkiverse.pacer.runtime.config.DelayedBuildTimeConfig.QueueBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.delay.DelayedChannelForwarder;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.quarkiverse.pacer.runtime.delay.DelayedForwardingRecorder;
+import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
 import io.quarkiverse.pacer.runtime.delay.JtaDelayedTransactions;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
 import io.quarkiverse.pacer.runtime.delay.ReturnKind;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
-import io.quarkus.arc.deployment.BeanContainerBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -33,13 +36,11 @@ import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.annotations.ExecutionTime;
-import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.gizmo.ClassCreator;
 import io.quarkus.gizmo.FieldCreator;
 import io.quarkus.gizmo.FieldDescriptor;
 import io.quarkus.gizmo.MethodCreator;
-import io.quarkus.runtime.configuration.DurationConverter;
 import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 
 /**
@@ -51,7 +52,6 @@ class DelayedIntegrationsProcessor {
 
     private static final Logger LOG = Logger.getLogger(DelayedIntegrationsProcessor.class);
 
-    static final String CHANNEL = "org.eclipse.microprofile.reactive.messaging.Channel";
     static final String MUTINY_EMITTER_SIGNATURE = "Lio/smallrye/reactive/messaging/MutinyEmitter<Ljava/lang/Object;>;";
 
     /** Handlers of a forwarded queue in flight per instance, by default: each waits for the channel's ack. */
@@ -72,7 +72,7 @@ class DelayedIntegrationsProcessor {
 
     @BuildStep
     void forwardQueuesToChannels(Capabilities capabilities, PacerBuildTimeConfig config,
-            BuildProducer<GeneratedBeanBuildItem> generatedBeans,
+            CombinedIndexBuildItem combinedIndex, BuildProducer<GeneratedBeanBuildItem> generatedBeans,
             BuildProducer<UnremovableBeanBuildItem> unremovable,
             BuildProducer<ForwardedQueueBuildItem> forwarded,
             BuildProducer<ForceStartSchedulerBuildItem> forceStartScheduler,
@@ -84,26 +84,25 @@ class DelayedIntegrationsProcessor {
         if (channelsByQueue.isEmpty()) {
             return;
         }
-        List<Throwable> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         boolean messaging = capabilities.isPresent(Capability.MESSAGING)
                 || capabilities.isPresent(Capability.SMALLRYE_REACTIVE_MESSAGING);
         channelsByQueue.forEach((queue, channel) -> {
             String property = "quarkus.pacer.delayed.\"" + queue + "\".forward-to";
             if (!messaging) {
-                problems.add(new IllegalStateException(property + "=" + channel + " needs Quarkus Messaging: add the"
+                problems.add(property + "=" + channel + " needs Quarkus Messaging: add the"
                         + " io.quarkus:quarkus-messaging extension (or a connector extension such as"
-                        + " quarkus-messaging-kafka)"));
+                        + " quarkus-messaging-kafka)");
             }
             if (channel.isBlank()) {
-                problems.add(new IllegalStateException(property + " must name a channel, was empty"));
+                problems.add(property + " must name a channel, was empty");
             }
-            if (queue.isEmpty() || queue.indexOf('{') >= 0 || queue.indexOf('}') >= 0) {
-                problems.add(new IllegalStateException(property + ": the queue name must be non-empty without '{' or"
-                        + " '}'"));
+            if (!DelayedQueueNames.isValid(queue)) {
+                problems.add(property + ": " + DelayedQueueNames.RULE);
             }
         });
+        DelayedProcessor.reportProblems("Invalid quarkus.pacer.delayed configuration", problems, errors);
         if (!problems.isEmpty()) {
-            errors.produce(new ValidationErrorBuildItem(problems));
             return;
         }
         Map<String, String> forwarderByChannel = new TreeMap<>();
@@ -114,10 +113,27 @@ class DelayedIntegrationsProcessor {
         }
         unremovable.produce(UnremovableBeanBuildItem.beanClassNames(forwarderByChannel.values().toArray(String[]::new)));
         channelsByQueue.forEach((queue, channel) -> {
-            forwarded.produce(new ForwardedQueueBuildItem(definition(queue, channel), forwarderByChannel.get(channel)));
+            forwarded.produce(new ForwardedQueueBuildItem(definition(queue, channel, combinedIndex.getIndex()),
+                    forwarderByChannel.get(channel)));
             LOG.debugf("Delay queue %s is forwarded to channel %s", queue, channel);
         });
         forceStartScheduler.produce(new ForceStartSchedulerBuildItem());
+    }
+
+    @BuildStep
+    void validateForwardedQueues(List<ForwardedQueueBuildItem> forwarded, DelayedMethodsBuildItem methods,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        List<String> problems = new ArrayList<>();
+        for (ForwardedQueueBuildItem queue : forwarded) {
+            for (DelayedMethod method : methods.getMethods()) {
+                if (method.definition().getQueue().equals(queue.getDefinition().getQueue())) {
+                    problems.add(queue.getDefinition().describe() + " conflicts with "
+                            + method.definition().describe() + ": a queue has one consumer, either a @Delayed"
+                            + " method or a forward-to channel");
+                }
+            }
+        }
+        DelayedProcessor.reportProblems("Invalid @Delayed usage", problems, errors);
     }
 
     /**
@@ -125,37 +141,19 @@ class DelayedIntegrationsProcessor {
      * MutinyEmitter<Object> emitter}: an ordinary emitter injection point, which Quarkus Messaging wires at build
      * time.
      */
-    @BuildStep
-    void validateForwardedQueues(List<ForwardedQueueBuildItem> forwarded, List<DelayedMethodBuildItem> methods,
-            BuildProducer<ValidationErrorBuildItem> errors) {
-        List<Throwable> problems = new ArrayList<>();
-        for (ForwardedQueueBuildItem queue : forwarded) {
-            for (DelayedMethodBuildItem method : methods) {
-                if (method.getDefinition().getQueue().equals(queue.getDefinition().getQueue())) {
-                    problems.add(new IllegalStateException(queue.getDefinition().describe() + " conflicts with "
-                            + method.getDefinition().describe() + ": a queue has one consumer, either a @Delayed"
-                            + " method or a forward-to channel"));
-                }
-            }
-        }
-        if (!problems.isEmpty()) {
-            errors.produce(new ValidationErrorBuildItem(problems));
-        }
-    }
-
     private static void generateForwarder(String className, String channel,
             BuildProducer<GeneratedBeanBuildItem> generatedBeans) {
         try (ClassCreator creator = ClassCreator.builder().classOutput(new GeneratedBeanGizmoAdaptor(generatedBeans))
                 .className(className).superClass(DelayedChannelForwarder.class).build()) {
             creator.addAnnotation(Singleton.class);
-            FieldCreator field = creator.getFieldCreator("emitter", "io.smallrye.reactive.messaging.MutinyEmitter")
+            FieldCreator field = creator.getFieldCreator("emitter", MUTINY_EMITTER.toString())
                     .setModifiers(Modifier.PUBLIC);
             field.setSignature(MUTINY_EMITTER_SIGNATURE);
             field.addAnnotation(Inject.class);
-            field.addAnnotation(CHANNEL).addValue("value", channel);
+            field.addAnnotation(CHANNEL.toString()).addValue("value", channel);
             FieldDescriptor emitter = field.getFieldDescriptor();
 
-            try (MethodCreator getter = creator.getMethodCreator("emitter", "io.smallrye.reactive.messaging.MutinyEmitter")) {
+            try (MethodCreator getter = creator.getMethodCreator("emitter", MUTINY_EMITTER.toString())) {
                 getter.setModifiers(Modifier.PUBLIC);
                 getter.returnValue(getter.readInstanceField(emitter, getter.getThis()));
             }
@@ -166,8 +164,11 @@ class DelayedIntegrationsProcessor {
         }
     }
 
-    /** The consumer settings of a forwarded queue: the {@code @Delayed} defaults, with more hand-offs in flight. */
-    private static DelayedConsumerDefinition definition(String queue, String channel) {
+    /**
+     * The consumer settings of a forwarded queue: those of a {@code @Delayed("<queue>")} with its defaults, with more
+     * hand-offs in flight.
+     */
+    private static DelayedConsumerDefinition definition(String queue, String channel, IndexView index) {
         DelayedConsumerDefinition definition = new DelayedConsumerDefinition();
         definition.setQueue(queue);
         definition.setForwardTo(channel);
@@ -177,33 +178,13 @@ class DelayedIntegrationsProcessor {
         definition.setPayloadKind(PayloadKind.AS_STORED);
         definition.setPayloadType(Object.class.getName());
         definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
-        definition.setConcurrency(FORWARD_CONCURRENCY);
-        definition.setMaxAttempts((Integer) defaultOf("maxAttempts"));
-        definition.setBackoffMillis(durationDefault("backoff").toMillis());
-        definition.setLeaseMillis(durationDefault("lease").toMillis());
+        AnnotationInstance defaults = AnnotationInstance.builder(DELAYED).value(queue)
+                .add("concurrency", FORWARD_CONCURRENCY).build();
+        List<String> problems = new ArrayList<>();
+        DelayedProcessor.readSettings(defaults, index, definition, definition.describe(), problems);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems)); // the defaults are valid
+        }
         return definition;
-    }
-
-    private static Object defaultOf(String member) {
-        try {
-            return Delayed.class.getMethod(member).getDefaultValue();
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException("@Delayed has no member " + member, e);
-        }
-    }
-
-    private static Duration durationDefault(String member) {
-        return DurationConverter.parseDuration((String) defaultOf(member));
-    }
-
-    @BuildStep
-    @Record(ExecutionTime.RUNTIME_INIT)
-    void registerForwarders(DelayedForwardingRecorder recorder, List<ForwardedQueueBuildItem> queues,
-            BeanContainerBuildItem beanContainer) {
-        List<ForwardedQueueBuildItem> sorted = new ArrayList<>(queues);
-        sorted.sort(Comparator.comparing(queue -> queue.getDefinition().getQueue()));
-        for (ForwardedQueueBuildItem queue : sorted) {
-            recorder.registerForwarder(queue.getDefinition(), queue.getForwarderClass());
-        }
     }
 }

@@ -25,7 +25,7 @@ class PacerDevUiProcessor {
     static final String QUEUES = "queues";
 
     @BuildStep(onlyIf = IsDevelopment.class)
-    CardPageBuildItem pacerCard(ThrottledMethodsBuildItem throttled, List<DelayedMethodBuildItem> delayed) {
+    CardPageBuildItem pacerCard(ThrottledMethodsBuildItem throttled, DelayedMethodsBuildItem delayed) {
         CardPageBuildItem card = new CardPageBuildItem();
         card.addBuildTimeData(POLICIES, policies(throttled), "The @Throttled policies of the application");
         card.addBuildTimeData(QUEUES, queues(delayed), "The @Delayed queues of the application and their consumers");
@@ -38,7 +38,7 @@ class PacerDevUiProcessor {
                 .title("Delay queues")
                 .icon("font-awesome-solid:clock")
                 .componentLink("qwc-pacer-delay-queues.js")
-                .staticLabel(String.valueOf(delayed.size())));
+                .staticLabel(String.valueOf(delayed.getMethods().size())));
         return card;
     }
 
@@ -64,10 +64,10 @@ class PacerDevUiProcessor {
         return rows;
     }
 
-    private static List<Map<String, Object>> queues(List<DelayedMethodBuildItem> delayed) {
+    private static List<Map<String, Object>> queues(DelayedMethodsBuildItem delayed) {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (DelayedMethodBuildItem item : delayed) {
-            DelayedConsumerDefinition consumer = item.getDefinition();
+        for (DelayedMethodsBuildItem.DelayedMethod method : delayed.getMethods()) {
+            DelayedConsumerDefinition consumer = method.definition();
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("queue", consumer.getQueue());
             row.put("consumer", consumer.getDeclaringClass() + "#" + consumer.getMethodName());

@@ -1,11 +1,16 @@
 package io.quarkiverse.pacer.deployment;
 
+import java.util.concurrent.CompletionStage;
+
 import org.jboss.jandex.DotName;
 
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
 import io.quarkiverse.pacer.throttle.Throttled;
+import io.smallrye.mutiny.Uni;
 
 /**
  * The annotation and type names Pacer's build steps look for.
@@ -17,6 +22,16 @@ final class PacerDotNames {
     static final DotName THROTTLE_KEY = DotName.createSimple(ThrottleKey.class);
     static final DotName THROTTLE_KEY_RESOLVER = DotName.createSimple(ThrottleKeyResolver.class);
     static final DotName CLIENT_ADDRESS_KEY_RESOLVER = DotName.createSimple(ClientAddressKeyResolver.class);
+
+    static final DotName DELAYED = DotName.createSimple(Delayed.class);
+    static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);
+    static final DotName UNI = DotName.createSimple(Uni.class);
+    static final DotName COMPLETION_STAGE = DotName.createSimple(CompletionStage.class);
+    static final DotName VOID = DotName.createSimple(Void.class);
+    static final DotName STRING = DotName.createSimple(String.class);
+    /** Quarkus Messaging's, optional: named, never loaded. */
+    static final DotName CHANNEL = DotName.createSimple("org.eclipse.microprofile.reactive.messaging.Channel");
+    static final DotName MUTINY_EMITTER = DotName.createSimple("io.smallrye.reactive.messaging.MutinyEmitter");
 
     private PacerDotNames() {
     }

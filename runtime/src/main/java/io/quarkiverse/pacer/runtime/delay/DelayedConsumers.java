@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,6 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.invoke.Invoker;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -31,9 +29,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
- * The consumers of this instance: validates the delay-queue configuration at startup, starts one
- * {@link DelayedConsumerLoop} per enabled {@code @Delayed} queue with the safety poll (a {@code quarkus-scheduler}
- * job) and the wake-up subscription, and stops them gracefully at shutdown.
+ * The consumers of this instance: at startup, one {@link QueueConsumer} per enabled queue of the {@link DelayedHandlers}
+ * (with a {@link DelayedConsumerLoop} per shard), the safety poll (a {@code quarkus-scheduler} job) and the wake-up
+ * subscription; at shutdown, a graceful stop. Also checks the delay-queue configuration.
  */
 @Singleton
 public class DelayedConsumers {
@@ -43,11 +41,9 @@ public class DelayedConsumers {
     /** SCAN calls per safety poll looking for unconsumed queues: bounds the work on a large key space. */
     static final int UNCONSUMED_SCAN_CALLS_PER_POLL = 5;
 
-    private record Registration(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
-    }
-
-    private final List<Registration> registrations = new ArrayList<>();
-    private final Map<String, List<DelayedConsumerLoop>> loops = new LinkedHashMap<>();
+    private final DelayedHandlers handlers;
+    /** The queues this instance consumes, by name; filled at startup. */
+    private final Map<String, QueueConsumer> consumers = new LinkedHashMap<>();
     private final PacerRedis redis;
     private final PacerConfig config;
     private final RedisDelayedQueue queue;
@@ -58,19 +54,14 @@ public class DelayedConsumers {
     private DelayedWakeUps wakeUps;
     private long pollTimerId = -1;
 
-    DelayedConsumers(PacerRedis redis, PacerConfig config, RedisDelayedQueue queue, Vertx vertx,
+    DelayedConsumers(DelayedHandlers handlers, PacerRedis redis, PacerConfig config, RedisDelayedQueue queue, Vertx vertx,
             Instance<Scheduler> scheduler) {
+        this.handlers = handlers;
         this.redis = redis;
         this.config = config;
         this.queue = queue;
         this.vertx = vertx;
         this.scheduler = scheduler;
-    }
-
-    void register(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
-        registrations.add(new Registration(definition, invoker));
-        queue.consumedBy(definition);
-        queue.unconsumed().known(definition.getQueue());
     }
 
     /**
@@ -80,61 +71,27 @@ public class DelayedConsumers {
     public List<ConsumerSettings> consumers() {
         DelayedRuntimeConfig delayed = config.delayed();
         List<ConsumerSettings> all = new ArrayList<>();
-        for (Registration registration : registrations) {
-            all.add(settings(registration.definition(), delayed));
+        for (DelayedHandler handler : handlers.all()) {
+            all.add(ConsumerSettings.of(handler.definition(), delayed));
         }
-        all.sort(Comparator.comparing(ConsumerSettings::queue));
         return all;
-    }
-
-    private ConsumerSettings settings(DelayedConsumerDefinition definition, DelayedRuntimeConfig delayed) {
-        DelayedRuntimeConfig.QueueConfig overrides = delayed.queues().get(definition.getQueue());
-        boolean enabled = delayed.consumer().enabled() && (overrides == null || overrides.enabled());
-        int concurrency = overrides != null && overrides.concurrency().isPresent() ? overrides.concurrency().getAsInt()
-                : definition.getConcurrency();
-        int maxAttempts = overrides != null && overrides.maxAttempts().isPresent() ? overrides.maxAttempts().getAsInt()
-                : definition.getMaxAttempts();
-        long backoff = overrides != null && overrides.backoff().isPresent() ? overrides.backoff().get().toMillis()
-                : definition.getBackoffMillis();
-        long lease = overrides != null && overrides.lease().isPresent() ? overrides.lease().get().toMillis()
-                : definition.getLeaseMillis();
-        return new ConsumerSettings(definition, enabled, concurrency, maxAttempts, backoff, lease);
     }
 
     /** Counters of the consumer of {@code queue} in this instance, or {@code null} if it does not consume it. */
     public DelayedConsumerStats stats(String queue) {
-        List<DelayedConsumerLoop> shards = loops.get(queue);
-        if (shards == null) {
-            return null;
-        }
-        long[] sums = new long[10];
-        for (DelayedConsumerLoop loop : shards) {
-            DelayedConsumerStats s = loop.stats();
-            sums[0] += s.claims();
-            sums[1] = Math.max(sums[1], s.largestClaim());
-            sums[2] += s.claimed();
-            sums[3] += s.delivered();
-            sums[4] += s.failed();
-            sums[5] += s.retried();
-            sums[6] += s.deadLettered();
-            sums[7] += s.reclaimed();
-            sums[8] = Math.max(sums[8], s.maxLatenessMillis());
-            sums[9] += s.throttled();
-        }
-        return new DelayedConsumerStats(queue, sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7],
-                sums[8], sums[9]);
+        QueueConsumer consumer = consumers.get(queue);
+        return consumer == null ? null : consumer.stats();
     }
 
     /** The queues this instance consumes. */
-    public java.util.Set<String> consumedQueues() {
-        return Collections.unmodifiableSet(loops.keySet());
+    public Set<String> consumedQueues() {
+        return Collections.unmodifiableSet(consumers.keySet());
     }
-
 
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
         // Validated by PacerConfigValidation before any Pacer startup observer runs.
-        if (registrations.isEmpty()) {
+        if (handlers.isEmpty()) {
             return;
         }
         // Not awaited: startup does not wait for Redis, the warning comes when Redis answers.
@@ -145,40 +102,33 @@ public class DelayedConsumers {
             return;
         }
         Map<String, DelayedConsumerLoop> byChannel = new LinkedHashMap<>();
-        for (Registration registration : registrations) {
-            DelayedConsumerDefinition definition = registration.definition();
-            ConsumerSettings settings = settings(definition, delayed);
+        for (DelayedHandler handler : handlers.all()) {
+            DelayedConsumerDefinition definition = handler.definition();
+            ConsumerSettings settings = ConsumerSettings.of(definition, delayed);
             if (!settings.enabled()) {
                 LOG.debugf("Delay queue %s is disabled in this instance", definition.getQueue());
                 continue;
             }
-            int concurrency = settings.concurrency();
-            int maxAttempts = settings.maxAttempts();
-            long backoff = settings.backoffMillis();
-            long lease = settings.leaseMillis();
             // Created off the event loop, this is a fresh event-loop context: each queue gets its own thread.
-            io.vertx.core.Context context = vertx.getOrCreateContext();
-            DelayedConsumerLoop.Permits permits = new DelayedConsumerLoop.Permits(concurrency);
-            List<DelayedConsumerLoop> shards = new ArrayList<>();
+            QueueConsumer consumer = new QueueConsumer(settings, HandlerInvoker.of(definition, handler.invoker()),
+                    new HandlerArguments(definition, queue.codec()), redis, queue.metrics(), vertx,
+                    vertx.getOrCreateContext());
             for (DelayedKeys keys : queue.shards(definition.getQueue())) {
-                DelayedConsumerLoop loop = new DelayedConsumerLoop(definition, registration.invoker(), redis, keys,
-                        queue.codec(), vertx, context, permits, maxAttempts, backoff, lease, delayed.batchSize(),
-                        instanceId, queue.metrics());
-                shards.add(loop);
-                byChannel.put(keys.wakeChannel, loop);
+                byChannel.put(keys.wakeChannel, consumer.addShard(keys, instanceId));
             }
             String name = definition.getQueue();
-            loops.put(name, shards);
+            consumers.put(name, consumer);
             queue.metrics().consuming(name, () -> stats(name));
             LOG.debugf("Consuming delay queue %s with %s (concurrency %d, max attempts %d, backoff %dms, lease %dms)",
-                    definition.getQueue(), definition.describe(), concurrency, maxAttempts, backoff, lease);
+                    definition.getQueue(), definition.describe(), settings.concurrency(), settings.maxAttempts(),
+                    settings.backoffMillis(), settings.leaseMillis());
         }
-        if (loops.isEmpty()) {
+        if (consumers.isEmpty()) {
             return;
         }
         wakeUps = new DelayedWakeUps(redis, byChannel);
         wakeUps.ensureSubscribed();
-        loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::start));
+        consumers.values().forEach(QueueConsumer::start);
         Scheduler jobs = scheduler.isResolvable() ? scheduler.get() : null;
         if (jobs != null && jobs.isStarted()) {
             jobs.newJob(POLL_JOB)
@@ -197,7 +147,7 @@ public class DelayedConsumers {
 
     private Uni<Void> safetyPoll() {
         wakeUps.ensureSubscribed();
-        loops.values().forEach(shards -> shards.forEach(DelayedConsumerLoop::poll));
+        consumers.values().forEach(QueueConsumer::poll);
         return refreshDepths();
     }
 
@@ -211,7 +161,7 @@ public class DelayedConsumers {
             return Uni.createFrom().voidItem();
         }
         List<Uni<Void>> refreshes = new ArrayList<>();
-        for (String name : loops.keySet()) {
+        for (String name : consumers.keySet()) {
             refreshes.add(queue.depth(name)
                     .invoke(metrics::depth)
                     .replaceWithVoid()
@@ -239,7 +189,7 @@ public class DelayedConsumers {
     }
 
     void stop(@Observes ShutdownEvent event) {
-        if (loops.isEmpty()) {
+        if (consumers.isEmpty()) {
             return;
         }
         if (pollTimerId != -1) {
@@ -250,7 +200,7 @@ public class DelayedConsumers {
         }
         wakeUps.close();
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
-        loops.values().forEach(shards -> shards.forEach(loop -> stopping.add(loop.stop())));
+        consumers.values().forEach(consumer -> stopping.addAll(consumer.stop()));
         Duration timeout = config.delayed().shutdownTimeout();
         try {
             CompletableFuture.allOf(stopping.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
@@ -303,8 +253,9 @@ public class DelayedConsumers {
                 }
             });
             queueConfig.lease().ifPresent(value -> {
-                if (value.toMillis() < 100) {
-                    problems.add(prefix + "lease must be at least 100ms, was " + value);
+                if (value.compareTo(ConsumerSettings.MIN_LEASE) < 0) {
+                    problems.add(prefix + "lease must be at least " + ConsumerSettings.MIN_LEASE.toMillis() + "ms, was "
+                            + value);
                 }
             });
         });

@@ -46,15 +46,6 @@ final class DelayedKeys {
         this.deadOnly = List.of(dead);
     }
 
-    static void checkQueueName(String queue) {
-        if (queue == null || queue.isEmpty()) {
-            throw new IllegalArgumentException("Delay queue name must not be empty");
-        }
-        if (queue.indexOf('{') >= 0 || queue.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("Delay queue name must not contain '{' or '}': " + queue);
-        }
-    }
-
     /** The shard holding message {@code id}: stable across JVMs, since {@code String.hashCode} is specified. */
     static int shardOf(String id, int shards) {
         return shards == 1 ? 0 : Math.floorMod(id.hashCode(), shards);

@@ -1,17 +1,40 @@
 package io.quarkiverse.pacer.runtime.delay;
 
-import io.quarkus.arc.Arc;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.invoke.Invoker;
+
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
 
-/** Hands the {@code @Delayed} methods found at build time, with their ArC invokers, to the runtime. */
+/** Hands the delay-queue consumers found at build time to the runtime, as the {@link DelayedHandlers} bean. */
 @Recorder
 public class DelayedRecorder {
 
-    public void registerConsumer(DelayedConsumerDefinition definition, RuntimeValue<Object> invoker) {
-        @SuppressWarnings("unchecked")
-        jakarta.enterprise.invoke.Invoker<Object, Object> typed = (jakarta.enterprise.invoke.Invoker<Object, Object>) invoker
-                .getValue();
-        Arc.container().instance(DelayedConsumers.class).get().register(definition, typed);
+    /** A {@code @Delayed} method with the ArC invoker generated for it. */
+    public RuntimeValue<DelayedHandler> method(DelayedConsumerDefinition definition,
+            RuntimeValue<Invoker<Object, Object>> invoker) {
+        return new RuntimeValue<>(new DelayedHandler(definition, invoker.getValue()));
+    }
+
+    /** A queue forwarded to a Quarkus Messaging channel, with the generated forwarder bean of that channel. */
+    public RuntimeValue<DelayedHandler> forwarder(DelayedConsumerDefinition definition, String forwarderClass) {
+        Class<? extends DelayedChannelForwarder> type;
+        try {
+            type = Class.forName(forwarderClass, false, Thread.currentThread().getContextClassLoader())
+                    .asSubclass(DelayedChannelForwarder.class);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("The forwarder of " + definition.describe() + " is missing", e);
+        }
+        return new RuntimeValue<>(new DelayedHandler(definition, new ChannelForwardingInvoker(type)));
+    }
+
+    public Supplier<DelayedHandlers> handlers(List<RuntimeValue<DelayedHandler>> handlers) {
+        List<DelayedHandler> all = new ArrayList<>(handlers.size());
+        handlers.forEach(handler -> all.add(handler.getValue()));
+        DelayedHandlers recorded = new DelayedHandlers(all);
+        return () -> recorded;
     }
 }

@@ -39,8 +39,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final Duration durabilityTimeout;
     private final Instance<ObjectMapper> mapper;
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
-    /** The {@code @Delayed} consumers of this application by queue: a payload scheduled there must fit them. */
-    private final ConcurrentHashMap<String, DelayedConsumerDefinition> consumers = new ConcurrentHashMap<>();
+    /** The consumers of this application: a payload scheduled on their queue must fit them. */
+    private final DelayedHandlers handlers;
     private final ConcurrentHashMap<String, Class<?>> payloadClasses = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
     private final UnconsumedQueues unconsumed;
@@ -48,8 +48,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
-            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed, Instance<DelayedTransactions> transactions) {
+            Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed, Instance<DelayedTransactions> transactions,
+            DelayedHandlers handlers) {
         this.redis = redis;
+        this.handlers = handlers;
         this.transactions = transactions.isResolvable() ? transactions.get() : DelayedTransactions.IMMEDIATE;
         this.keyPrefix = config.keyPrefix();
         this.shards = Math.max(1, config.delayed().shards());
@@ -70,7 +72,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         if (existing != null) {
             return existing;
         }
-        DelayedKeys.checkQueueName(queue);
+        DelayedQueueNames.check(queue);
         return keys.computeIfAbsent(queue, q -> {
             DelayedKeys[] created = new DelayedKeys[shards];
             for (int i = 0; i < shards; i++) {
@@ -87,10 +89,6 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return all[DelayedKeys.shardOf(id, all.length)];
     }
 
-    PacerRedis redis() {
-        return redis;
-    }
-
     PayloadCodec codec() {
         PayloadCodec current = codec;
         if (current == null) {
@@ -100,21 +98,17 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return current;
     }
 
-    /** Registers the consumer of a queue in this application (whether or not this instance consumes). */
-    void consumedBy(DelayedConsumerDefinition definition) {
-        consumers.put(definition.getQueue(), definition);
-    }
-
     /**
      * Fails fast when this application consumes {@code queue} and the payload is not of the consumer's parameter type:
      * such a message could only be dead-lettered, or worse, decoded into a wrong object. A {@code String} or
      * {@code byte[]} for a JSON consumer is taken as the JSON document itself.
      */
     private void checkPayloadType(String queue, Object payload) {
-        DelayedConsumerDefinition consumer = consumers.get(queue);
-        if (consumer == null || payload == null) {
+        DelayedHandler handler = handlers.of(queue);
+        if (handler == null || payload == null) {
             return;
         }
+        DelayedConsumerDefinition consumer = handler.definition();
         boolean fits = switch (consumer.getPayloadKind()) {
             case STRING -> payload instanceof String;
             case BYTES -> payload instanceof byte[];

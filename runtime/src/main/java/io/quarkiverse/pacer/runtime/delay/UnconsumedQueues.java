@@ -38,7 +38,8 @@ public class UnconsumedQueues {
     private final boolean sharded;
     private final String keyStart;
     private final String pattern;
-    private final Set<String> known = ConcurrentHashMap.newKeySet();
+    /** The queues the consumers of this application read. */
+    private final Set<String> known;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     /** The SCAN in progress: its cursor and the queues it found so far; guarded by {@code this}. */
     private String cursor = "0";
@@ -46,17 +47,14 @@ public class UnconsumedQueues {
     private volatile Set<String> found = Set.of();
     private volatile boolean scanInProgress;
 
-    UnconsumedQueues(PacerRedis redis, PacerConfig config) {
+    UnconsumedQueues(PacerRedis redis, PacerConfig config, DelayedHandlers handlers) {
         this.redis = redis;
+        this.known = new TreeSet<>();
+        handlers.all().forEach(handler -> known.add(handler.queue()));
         this.consumerEnabled = config.delayed().consumer().enabled();
         this.sharded = config.delayed().shards() > 1;
         this.keyStart = config.keyPrefix() + ":d:{";
         this.pattern = escapeGlob(keyStart) + "*";
-    }
-
-    /** A {@code @Delayed} method of this application consumes {@code queue} (registered at startup). */
-    void known(String queue) {
-        known.add(queue);
     }
 
     /** The queues the {@code @Delayed} methods of this application consume, sorted. */

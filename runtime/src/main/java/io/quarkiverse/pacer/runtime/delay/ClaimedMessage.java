@@ -1,0 +1,11 @@
+package io.quarkiverse.pacer.runtime.delay;
+
+/**
+ * A claimed message this instance holds, waiting for a handler slot or being handled.
+ *
+ * @param token the claim token: acks, nacks and renewals must present it, so a message reclaimed by another consumer
+ *        after its lease expired is not touched
+ */
+record ClaimedMessage(String id, String token, String payload, String encoding, int attempt, int redeliveries,
+        long dueMillis) {
+}
