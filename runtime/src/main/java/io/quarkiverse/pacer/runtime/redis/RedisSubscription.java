@@ -58,36 +58,43 @@ public final class RedisSubscription {
         }
         connecting = true;
         redis.client().connect().onComplete(ar -> {
+            if (ar.failed()) {
+                synchronized (this) {
+                    connecting = false;
+                }
+                LOG.debugf("Cannot subscribe to %s (%s): %s", channels, purpose, ar.cause());
+                return;
+            }
+            RedisConnection opened = ar.result();
+            boolean kept;
             synchronized (this) {
                 connecting = false;
-                if (ar.failed()) {
-                    LOG.debugf("Cannot subscribe to %s (%s): %s", channels, purpose, ar.cause());
-                    return;
+                kept = !closed;
+                if (kept) {
+                    connection = opened;
                 }
-                RedisConnection opened = ar.result();
-                if (closed) {
-                    opened.close();
-                    return;
-                }
-                connection = opened;
-                opened.handler(this::onMessage);
-                opened.exceptionHandler(failure -> dropped(opened));
-                opened.endHandler(ignored -> dropped(opened));
-                Request subscribe = Request.cmd(Command.SUBSCRIBE);
-                channels.forEach(subscribe::arg);
-                opened.send(subscribe).onComplete(subscribed -> {
-                    if (subscribed.failed()) {
-                        dropped(opened);
-                        return;
-                    }
-                    synchronized (this) {
-                        if (connection == opened) {
-                            listener.onSubscribed();
-                        }
-                    }
-                });
             }
+            if (!kept) {
+                opened.close();
+                return;
+            }
+            opened.handler(this::onMessage);
+            opened.exceptionHandler(failure -> dropped(opened));
+            opened.endHandler(ignored -> dropped(opened));
+            Request subscribe = Request.cmd(Command.SUBSCRIBE);
+            channels.forEach(subscribe::arg);
+            opened.send(subscribe).onComplete(subscribed -> {
+                if (subscribed.failed()) {
+                    dropped(opened);
+                } else if (isCurrent(opened)) {
+                    listener.onSubscribed();
+                }
+            });
         });
+    }
+
+    private synchronized boolean isCurrent(RedisConnection which) {
+        return connection == which;
     }
 
     /** Whether a connection is open (subscribed or subscribing). */
@@ -96,18 +103,29 @@ public final class RedisSubscription {
     }
 
     /** Gives up the current connection, e.g. when it has been silent too long; {@link #open()} opens a new one. */
-    public synchronized void drop() {
-        if (connection != null) {
-            dropped(connection);
+    public void drop() {
+        RedisConnection current;
+        synchronized (this) {
+            current = connection;
+        }
+        if (current != null) {
+            dropped(current);
         }
     }
 
-    private synchronized void dropped(RedisConnection which) {
-        if (connection == which) {
+    /*
+     * Connections are closed and the listener told outside this object's lock: a connection ending on the event loop
+     * holds its own lock while calling dropped(), so closing it while holding ours could deadlock (seen at shutdown).
+     */
+    private void dropped(RedisConnection which) {
+        synchronized (this) {
+            if (connection != which) {
+                return;
+            }
             connection = null;
-            which.close();
-            listener.onDropped();
         }
+        which.close();
+        listener.onDropped();
     }
 
     private void onMessage(Response message) {
@@ -119,10 +137,13 @@ public final class RedisSubscription {
     }
 
     /** Closes the connection for good. */
-    public synchronized void close() {
-        closed = true;
-        RedisConnection current = connection;
-        connection = null;
+    public void close() {
+        RedisConnection current;
+        synchronized (this) {
+            closed = true;
+            current = connection;
+            connection = null;
+        }
         if (current != null) {
             current.close();
         }

@@ -151,11 +151,14 @@ public class ThrottleResets implements RedisSubscription.Listener {
     }
 
     @PreDestroy
-    synchronized void close() {
-        closed = true;
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
+    void close() {
+        synchronized (this) {
+            closed = true;
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+            }
         }
+        // Outside the lock, like every connection close (see RedisSubscription).
         subscription.close();
         if (cache != null) {
             cache.setUsable(false);
