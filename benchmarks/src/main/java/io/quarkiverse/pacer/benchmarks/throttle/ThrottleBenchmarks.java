@@ -104,7 +104,10 @@ public class ThrottleBenchmarks {
 
         String profile = System.getProperty("bench.profile");
         if (profile != null) {
-            profile(context, profile, captured, hotKeys, distinctKeys);
+            // Several specs separated by ';' run one after the other in this JVM, so their figures share a run.
+            for (String spec : profile.split(";")) {
+                profile(context, spec.trim(), captured, hotKeys, distinctKeys);
+            }
             return;
         }
 
@@ -207,7 +210,8 @@ public class ThrottleBenchmarks {
      * Profiling aid: {@code -Dbench.profile=pacer|baseline|lettuce|redisson,token_bucket|sliding_log,admitted|rejected,
      * hot|keys,N} runs only that operation for the measurement time (e.g. under {@code -XX:StartFlightRecording}) and
      * logs it with Redis's {@code INFO commandstats} of the run ({@code lettuce}: the minimal Lua script over one
-     * Lettuce connection; {@code redisson}: its {@code RRateLimiter}).
+     * Lettuce connection; {@code redisson}: its {@code RRateLimiter}); several specs separated by {@code ;} run in
+     * turn.
      */
     private void profile(BenchmarkContext context, String spec,
             Map<Algorithm, Map<ThrottleLimits, CapturedCall>> captured, String[] hotKeys, String[] distinctKeys) {
