@@ -1,7 +1,7 @@
 -- delayed-waiting: lists the waiting messages of a queue that are due first (read only, for inspection).
 -- KEYS: the shard's keys in DelayedKeys order: [1] due ZSET (member = message id, score = due epoch millis),
---       [2] in-flight ZSET, [3] dead-letter ZSET (not touched), [4] messages HASH (id -> '<encoding><due>:<attempts>:
---       <redeliveries>:<payload>'), [5] claim tokens HASH, [6] dead-letter reasons HASH (not touched)
+--       [2] in-flight ZSET and [3] dead-letter ZSET (not touched), [4] messages HASH (id -> '<encoding><due>:
+--       <attempts>:<redeliveries>:<payload>'), [5] claim tokens HASH and [6] dead-letter reasons HASH (not touched)
 -- ARGV[1]: most messages to return (the caller caps it at 1000)
 -- ARGV[2]: most payload bytes to return per message (longer payloads are cut)
 -- Returns: per message: id, due millis, attempts, redeliveries, payload (cut to ARGV[2] bytes), encoding,

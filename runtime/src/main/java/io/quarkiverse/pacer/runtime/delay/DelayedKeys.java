@@ -12,7 +12,7 @@ import java.util.List;
  * <li>{@code <prefix>:d:{<queue>}:dead} ZSET of dead-lettered ids scored by dead-letter time;</li>
  * <li>{@code <prefix>:d:{<queue>}:messages} HASH of every message of the shard, one field per message: id to
  * {@code <encoding><due millis>:<attempts>:<redeliveries>:<payload>} (one field rather than one key per message keeps
- * a waiting message under half the memory), deleted on ack, cancel and purge;</li>
+ * a waiting message under half the memory); the field is deleted on ack, cancel and purge;</li>
  * <li>{@code <prefix>:d:{<queue>}:claims} HASH of the claim token of each in-flight message;</li>
  * <li>{@code <prefix>:d:{<queue>}:reasons} HASH of the failure reason of each dead letter;</li>
  * <li>{@code <prefix>:d:{<queue>}:wake} pub/sub channel (not a key) announcing a new earliest due time.</li>
