@@ -1,10 +1,13 @@
 -- delayed-cancel: removes one message, whatever its state (due, in flight, dead-lettered).
--- KEYS[1]: due ZSET, KEYS[2]: in-flight ZSET, KEYS[3]: dead-letter ZSET
--- ARGV[1]: message hash key prefix (the hash of message <id> is ARGV[1] .. <id>; same hash tag as KEYS)
--- ARGV[2]: message id
+-- KEYS: the shard's keys in DelayedKeys order: [1] due ZSET, [2] in-flight ZSET, [3] dead-letter ZSET,
+--       [4] messages HASH, [5] claim tokens HASH, [6] dead-letter reasons HASH (all keyed by message id)
+-- ARGV[1]: message id
 -- Returns: 1 if a message was removed, 0 if there was none
 -- Work: O(log n) for n messages in the queue
-redis.call('ZREM', KEYS[1], ARGV[2])
-redis.call('ZREM', KEYS[2], ARGV[2])
-redis.call('ZREM', KEYS[3], ARGV[2])
-return redis.call('DEL', ARGV[1] .. ARGV[2])
+local id = ARGV[1]
+redis.call('ZREM', KEYS[1], id)
+redis.call('ZREM', KEYS[2], id)
+redis.call('ZREM', KEYS[3], id)
+redis.call('HDEL', KEYS[5], id)
+redis.call('HDEL', KEYS[6], id)
+return redis.call('HDEL', KEYS[4], id)

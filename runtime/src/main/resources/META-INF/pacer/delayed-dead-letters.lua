@@ -1,20 +1,27 @@
 -- delayed-dead-letters: lists the oldest dead letters of a queue.
--- KEYS[1]: dead-letter ZSET (member = message id, score = dead-letter epoch millis)
--- ARGV[1]: message hash key prefix (the hash of message <id> is ARGV[1] .. <id>; same hash tag as KEYS)
--- ARGV[2]: most dead letters to return (the caller caps it at 1000)
+-- KEYS: the shard's keys in DelayedKeys order: [1] due ZSET (not touched), [2] in-flight ZSET (not touched),
+--       [3] dead-letter ZSET (member = message id, score = dead-letter epoch millis),
+--       [4] messages HASH (id -> '<encoding><due>:<attempts>:<redeliveries>:<payload>'),
+--       [5] claim tokens HASH (not touched), [6] dead-letter reasons HASH (id -> reason)
+-- ARGV[1]: most dead letters to return (the caller caps it at 1000)
 -- Returns: per dead letter: id, reason, dead-letter millis, attempts, payload, encoding
--- Work: O(log n + ARGV[2]) for n dead letters
+-- Work: O(log n + ARGV[1] * payload) for n dead letters
 local out = {}
-local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
-for _, id in ipairs(ids) do
-    local m = redis.call('HMGET', ARGV[1] .. id, 'why', 'x', 'a', 'p', 'e')
-    if m[4] then
+local entries = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+for i = 1, #entries, 2 do
+    local id = entries[i]
+    local v = redis.call('HGET', KEYS[4], id)
+    local e, a, at
+    if v then
+        e, a, at = string.match(v, '^(%a)%-?%d+:(%d+):%d+:()')
+    end
+    if e then
         out[#out + 1] = id
-        out[#out + 1] = m[1] or ''
-        out[#out + 1] = tonumber(m[2] or 0)
-        out[#out + 1] = tonumber(m[3] or 0)
-        out[#out + 1] = m[4]
-        out[#out + 1] = m[5]
+        out[#out + 1] = redis.call('HGET', KEYS[6], id) or ''
+        out[#out + 1] = tonumber(entries[i + 1])
+        out[#out + 1] = tonumber(a)
+        out[#out + 1] = string.sub(v, at)
+        out[#out + 1] = e
     end
 end
 return out

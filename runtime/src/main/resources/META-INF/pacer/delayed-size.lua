@@ -1,5 +1,6 @@
 -- delayed-size: the number of messages of a queue in each state, and how overdue the oldest due message is.
--- KEYS[1]: due ZSET, KEYS[2]: in-flight ZSET, KEYS[3]: dead-letter ZSET
+-- KEYS: the shard's keys in DelayedKeys order: [1] due ZSET, [2] in-flight ZSET, [3] dead-letter ZSET (the
+--       messages, claim tokens and reasons hashes, [4] to [6], are not touched)
 -- ARGV: none
 -- Returns: {scheduled count (due later), overdue count (due now or earlier, not yet claimed), in-flight count,
 --           dead-letter count, due millis of the oldest overdue message or -1, now millis}

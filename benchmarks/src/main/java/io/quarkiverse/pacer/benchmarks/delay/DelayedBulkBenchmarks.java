@@ -41,13 +41,17 @@ public class DelayedBulkBenchmarks {
     @Inject
     Instance<DelayedQueue> queues;
 
-    public void run(BenchmarkContext context, RedissonDelayedQueuePeer redisson) {
+    public void run(BenchmarkContext context, RedissonDelayedQueuePeer redisson, boolean bulk, boolean memory) {
         DelayedQueue queue = queues.isUnsatisfied() ? null : queues.get();
         if (queue == null) {
             return;
         }
-        bulkSchedule(context, queue);
-        memoryPerMessage(context, queue, redisson);
+        if (bulk) {
+            bulkSchedule(context, queue);
+        }
+        if (memory) {
+            memoryPerMessage(context, queue, redisson);
+        }
     }
 
     private void bulkSchedule(BenchmarkContext context, DelayedQueue queue) {

@@ -104,7 +104,10 @@ public class ThrottleBenchmarks {
 
         String profile = System.getProperty("bench.profile");
         if (profile != null) {
-            profile(context, profile, captured, hotKeys, distinctKeys);
+            // Several specs separated by ';' run one after the other in this JVM, so their figures share a run.
+            for (String spec : profile.split(";")) {
+                profile(context, spec.trim(), captured, hotKeys, distinctKeys);
+            }
             return;
         }
 
@@ -204,8 +207,11 @@ public class ThrottleBenchmarks {
     }
 
     /**
-     * Profiling aid: {@code -Dbench.profile=pacer|baseline,token_bucket|sliding_log,admitted|rejected,hot|keys,N}
-     * runs only that operation for the measurement time (e.g. under {@code -XX:StartFlightRecording}) and logs it.
+     * Profiling aid: {@code -Dbench.profile=pacer|baseline|lettuce|redisson,token_bucket|sliding_log,admitted|rejected,
+     * hot|keys,N} runs only that operation for the measurement time (e.g. under {@code -XX:StartFlightRecording}) and
+     * logs it with Redis's {@code INFO commandstats} of the run ({@code lettuce}: the minimal Lua script over one
+     * Lettuce connection; {@code redisson}: its {@code RRateLimiter}); several specs separated by {@code ;} run in
+     * turn.
      */
     private void profile(BenchmarkContext context, String spec,
             Map<Algorithm, Map<ThrottleLimits, CapturedCall>> captured, String[] hotKeys, String[] distinctKeys) {
@@ -214,13 +220,35 @@ public class ThrottleBenchmarks {
         ThrottleLimits limits = ThrottleLimits.valueOf(parts[2].toUpperCase(Locale.ROOT));
         String[] keys = parts[3].equals("hot") ? hotKeys : distinctKeys;
         int callers = Integer.parseInt(parts[4]);
-        Operation operation = parts[0].equals("pacer") ? pacerOperation(algorithm, limits, keys)
-                : baselineOperation(captured.get(algorithm).get(limits), keys);
         context.flushAll();
-        LoadResult result = LoadRunner.run(callers, context.settings().warmup(), context.settings().measure(),
-                operation);
-        LOG.infof("Profile %s: %.0f ops/s, p50 %.3f ms, p99 %.3f ms", spec, result.throughput(), result.p50Millis(),
-                result.p99Millis());
+        RateLimiterPeer peer = switch (parts[0]) {
+            case "lettuce" -> new MinimalLuaLettuceBaseline(context.redisUri());
+            case "redisson" -> new RedissonRateLimiterPeer(context.redisUri(), callers);
+            default -> null;
+        };
+        try {
+            Operation operation;
+            if (peer != null) {
+                peer.prepare(limits, keys);
+                operation = (worker, sequence) -> peer.tryAcquire(keyIndex(keys.length));
+            } else {
+                operation = parts[0].equals("pacer") ? pacerOperation(algorithm, limits, keys)
+                        : baselineOperation(captured.get(algorithm).get(limits), keys);
+            }
+            // Redis's own time per command of this run: INFO commandstats from zero.
+            context.admin("CONFIG", "RESETSTAT");
+            LoadResult result = LoadRunner.run(callers, context.settings().warmup(), context.settings().measure(),
+                    operation);
+            LOG.infof("Profile %s: %.0f ops/s, p50 %.3f ms, p99 %.3f ms, JVM CPU %.1f µs per call", spec,
+                    result.throughput(), result.p50Millis(), result.p99Millis(), result.cpuMicrosPerCall());
+            LOG.infof("Profile %s: Redis INFO commandstats:%n%s", spec, context.admin("INFO", "commandstats"));
+        } catch (Exception e) {
+            throw new IllegalStateException("Profile " + spec + " failed", e);
+        } finally {
+            if (peer != null) {
+                peer.close();
+            }
+        }
     }
 
     private void addRows(ResultTable table, String scenario, ThrottleLimits limits, boolean hot, int callers,

@@ -70,8 +70,8 @@ class DelayedLeaseRenewalTest {
         int competingClaims = 0;
         while (consumer.finished.isEmpty()) {
             Response response = redis.eval(claim,
-                    List.of("pacer:d:{long-running}:due", "pacer:d:{long-running}:inflight"),
-                    List.of("pacer:d:{long-running}:m:", "10", "30000", "100", "competitor-" + competingClaims++)).await().atMost(Duration.ofSeconds(5));
+                    shardKeys("pacer:d:{long-running}:"),
+                    List.of("", "10", "30000", "100", "competitor-" + competingClaims++)).await().atMost(Duration.ofSeconds(5));
             assertThat(response.size()).as("a competitor claims nothing while the lease is renewed").isEqualTo(3);
             assertThat(response.get(2).toInteger()).as("no lease expired").isZero();
             await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1)).until(() -> true);
@@ -81,5 +81,11 @@ class DelayedLeaseRenewalTest {
         assertThat(consumer.started).containsExactly("slow");
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size("long-running") == 0);
         assertThat(consumers.stats("long-running").reclaimed()).isZero();
+    }
+
+    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
+    private static List<String> shardKeys(String base) {
+        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
+                base + "reasons");
     }
 }

@@ -80,7 +80,7 @@ class DelayedRetryDeadLetterReplayTest {
         assertThat(consumer.attempts.get(3)).isEqualTo("o-1#1:ada");
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size("payments") == 0);
         assertThat(queue.deadLetterCount("payments")).isZero();
-        assertThat(exists("pacer:d:{payments}:m:o-1")).isFalse();
+        assertThat(exists("o-1")).isFalse();
 
         // purge: two more dead letters, deleted with their hashes
         consumer.fixed = false;
@@ -90,12 +90,14 @@ class DelayedRetryDeadLetterReplayTest {
         assertThat(queue.purge("payments", "o-2")).isTrue();
         assertThat(queue.purgeDeadLetters("payments")).isEqualTo(1);
         assertThat(queue.deadLetterCount("payments")).isZero();
-        assertThat(exists("pacer:d:{payments}:m:o-2")).isFalse();
-        assertThat(exists("pacer:d:{payments}:m:o-3")).isFalse();
+        assertThat(exists("o-2")).isFalse();
+        assertThat(exists("o-3")).isFalse();
         assertThat(queue.replayDeadLetters("payments")).isZero();
     }
 
-    private boolean exists(String key) {
-        return redis.send(Request.cmd(Command.EXISTS).arg(key)).await().atMost(Duration.ofSeconds(5)).toInteger() == 1;
+    /** Whether the message is stored: a field of the queue's messages hash. */
+    private boolean exists(String id) {
+        return redis.send(Request.cmd(Command.HEXISTS).arg("pacer:d:{payments}:messages").arg(id)).await()
+                .atMost(Duration.ofSeconds(5)).toInteger() == 1;
     }
 }

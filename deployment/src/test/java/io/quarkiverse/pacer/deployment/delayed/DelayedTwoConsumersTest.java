@@ -79,16 +79,16 @@ class DelayedTwoConsumersTest {
         int call = 0;
         while (queue.size("shared") > 0) {
             Response claim = redis.eval(claimScript,
-                    List.of("pacer:d:{shared}:due", "pacer:d:{shared}:inflight"),
-                    List.of("pacer:d:{shared}:m:", "20", "30000", "100", "other-" + (call++))).await().atMost(Duration.ofSeconds(5));
-            List<String> ack = new ArrayList<>(List.of("pacer:d:{shared}:m:"));
+                    shardKeys("pacer:d:{shared}:"),
+                    List.of("", "20", "30000", "100", "other-" + (call++))).await().atMost(Duration.ofSeconds(5));
+            List<String> ack = new ArrayList<>(List.of(""));
             for (int i = 3; i < claim.size(); i += 7) {
                 otherInstance.add(claim.get(i).toString());
                 ack.add(claim.get(i).toString());
                 ack.add(claim.get(i + 1).toString());
             }
             if (ack.size() > 1) {
-                Response acked = redis.eval(ackScript, List.of("pacer:d:{shared}:inflight"), ack).await().atMost(Duration.ofSeconds(5));
+                Response acked = redis.eval(ackScript, shardKeys("pacer:d:{shared}:"), ack).await().atMost(Duration.ofSeconds(5));
                 assertThat(acked.toInteger()).isEqualTo((ack.size() - 1) / 2);
             }
         }
@@ -104,5 +104,11 @@ class DelayedTwoConsumersTest {
         assertThat(consumer.received).as("the application got its share").isNotEmpty();
         assertThat(otherInstance).as("the other instance got its share").isNotEmpty();
         assertThat(queue.size("shared")).isZero();
+    }
+
+    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
+    private static List<String> shardKeys(String base) {
+        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
+                base + "reasons");
     }
 }

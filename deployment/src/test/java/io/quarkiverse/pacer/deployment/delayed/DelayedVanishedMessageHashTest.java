@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.deployment.delayed;
 
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.messageKey;
+import static io.quarkiverse.pacer.deployment.support.RedisCommands.hasMessage;
+import static io.quarkiverse.pacer.deployment.support.RedisCommands.messagesKey;
 import static io.quarkiverse.pacer.deployment.support.RedisCommands.send;
 import static io.quarkiverse.pacer.deployment.support.RedisCommands.setKey;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,8 +22,9 @@ import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * A dead letter whose message hash is gone (evicted, deleted by hand): replaying it creates no message without payload
- * and heals the dead-letter set; an upsert of the same id leaves no stale dead-letter entry behind.
+ * A dead letter whose message is gone (evicted with the shard's messages hash, deleted by hand): replaying it creates
+ * no message without payload and heals the dead-letter set; an upsert of the same id leaves no stale dead-letter entry
+ * behind.
  */
 class DelayedVanishedMessageHashTest {
 
@@ -49,13 +51,13 @@ class DelayedVanishedMessageHashTest {
         deadLetterWithoutHash("a");
 
         assertThat(queue.replay("vanish", "a")).isFalse();
-        assertThat(send(redis, "EXISTS", messageKey("vanish", "a")).toInteger()).as("message hash").isZero();
+        assertThat(hasMessage(redis, "vanish", "a")).as("message").isFalse();
         assertThat(send(redis, "ZSCORE", setKey("vanish", "dead"), "a")).as("dead-letter entry").isNull();
         assertThat(send(redis, "ZSCORE", setKey("vanish", "due"), "a")).as("due entry").isNull();
 
         deadLetterWithoutHash("a2");
         assertThat(queue.replayDeadLetters("vanish")).isZero();
-        assertThat(send(redis, "EXISTS", messageKey("vanish", "a2")).toInteger()).as("message hash").isZero();
+        assertThat(hasMessage(redis, "vanish", "a2")).as("message").isFalse();
         assertThat(queue.deadLetterCount("vanish")).isZero();
         assertThat(queue.size("vanish")).isZero();
     }
@@ -75,6 +77,6 @@ class DelayedVanishedMessageHashTest {
         queue.schedule("vanish", id, "payload", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> send(redis, "ZSCORE", setKey("vanish", "dead"), id) != null);
-        send(redis, "DEL", messageKey("vanish", id));
+        send(redis, "HDEL", messagesKey("vanish"), id);
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.deployment.delayed;
 
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.messageKey;
+import static io.quarkiverse.pacer.deployment.support.RedisCommands.hasMessage;
+import static io.quarkiverse.pacer.deployment.support.RedisCommands.messagesKey;
 import static io.quarkiverse.pacer.deployment.support.RedisCommands.send;
 import static io.quarkiverse.pacer.deployment.support.RedisCommands.setKey;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,13 +62,15 @@ class DelayedZeroBackoffManyAttemptsTest {
     void the1025thFailureIsRetried() {
         queue.schedule("zero-backoff", "m", "payload", Duration.ofHours(1));
         // As if 1024 attempts had failed already; then make it due now.
-        send(redis, "HSET", messageKey("zero-backoff", "m"), "a", 1024);
+        String stored = send(redis, "HGET", messagesKey("zero-backoff"), "m").toString();
+        // <encoding><due>:<attempts>:<redeliveries>:<payload>
+        send(redis, "HSET", messagesKey("zero-backoff"), "m", stored.replaceFirst("^([a-z]-?\\d+):0:", "$1:1024:"));
         send(redis, "ZADD", setKey("zero-backoff", "due"), 0, "m");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.attempts.size() == 2);
         assertThat(consumer.attempts).containsExactly(1025, 1026);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size("zero-backoff") == 0);
-        assertThat(send(redis, "EXISTS", messageKey("zero-backoff", "m")).toInteger()).isZero();
+        assertThat(hasMessage(redis, "zero-backoff", "m")).isFalse();
         assertThat(queue.deadLetterCount("zero-backoff")).isZero();
     }
 }

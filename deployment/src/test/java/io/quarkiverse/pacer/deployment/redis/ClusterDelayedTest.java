@@ -115,15 +115,15 @@ class ClusterDelayedTest {
             while (acked.size() < 300 && queue.size("orders") > 0) {
                 for (int shard = 0; shard < SHARDS; shard++) {
                     String base = "pacer:d:{orders#" + shard + "}:";
-                    Response claimed = eval(other, claim, List.of(base + "due", base + "inflight"),
-                            List.of(base + "m:", "10", "2000", "100", "other-" + call++));
-                    List<String> pairs = new ArrayList<>(List.of(base + "m:"));
+                    Response claimed = eval(other, claim, shardKeys(base),
+                            List.of("", "10", "2000", "100", "other-" + call++));
+                    List<String> pairs = new ArrayList<>(List.of(""));
                     for (int i = 3; i < claimed.size(); i += 7) {
                         pairs.add(claimed.get(i).toString());
                         pairs.add(claimed.get(i + 1).toString());
                     }
                     if (pairs.size() > 1) {
-                        Response count = eval(other, ack, List.of(base + "inflight"), pairs);
+                        Response count = eval(other, ack, shardKeys(base), pairs);
                         assertThat(count.toInteger()).isEqualTo((pairs.size() - 1) / 2);
                         for (int i = 1; i < pairs.size(); i += 2) {
                             acked.add(pairs.get(i));
@@ -133,8 +133,8 @@ class ClusterDelayedTest {
             }
             for (int shard = 0; shard < SHARDS; shard++) {
                 String base = "pacer:d:{orders#" + shard + "}:";
-                Response claimed = eval(other, claim, List.of(base + "due", base + "inflight"),
-                        List.of(base + "m:", "10", "2000", "100", "dying-" + shard));
+                Response claimed = eval(other, claim, shardKeys(base),
+                        List.of("", "10", "2000", "100", "dying-" + shard));
                 for (int i = 3; i < claimed.size(); i += 7) {
                     lostWithTheInstance.add(claimed.get(i).toString());
                 }
@@ -181,16 +181,21 @@ class ClusterDelayedTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> !consumers.moved.isEmpty());
         producer.start();
         int movedKeys = 0;
+        long pendingInMovedSlots = 0;
         try {
             for (int shard = 0; shard < SHARDS; shard++) {
                 int slot = reshard.slotOf("pacer:d:{moved#" + shard + "}:due");
+                // A shard's messages are the fields of one hash, which moves with its sets.
+                pendingInMovedSlots += reshard.hashLength("pacer:d:{moved#" + shard + "}:messages");
                 movedKeys += reshard.move(slot, reshard.otherThan(reshard.ownerOf(slot)));
             }
         } finally {
             moving.set(false);
             producer.join(30_000);
         }
-        assertThat(movedKeys).as("keys migrated while messages were pending").isGreaterThan(100);
+        assertThat(pendingInMovedSlots).as("messages pending in the slots when they moved").isGreaterThan(100);
+        assertThat(movedKeys).as("keys migrated: at least each shard's due set and messages hash")
+                .isGreaterThanOrEqualTo(2 * SHARDS);
         assertThat(failures).as("schedule calls failed while slots moved").isEmpty();
         assertThat(scheduledDuringMove).isNotEmpty();
 
@@ -243,5 +248,11 @@ class ClusterDelayedTest {
         args.forEach(request::arg);
         return client.send(request).toCompletionStage().toCompletableFuture().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
                 .join();
+    }
+
+    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
+    private static List<String> shardKeys(String base) {
+        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
+                base + "reasons");
     }
 }

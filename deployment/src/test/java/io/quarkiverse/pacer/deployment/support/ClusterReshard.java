@@ -51,6 +51,11 @@ public final class ClusterReshard {
         throw new IllegalStateException("No master serves slot " + slot);
     }
 
+    /** The number of fields of the hash {@code key}, read on the master serving its slot. */
+    long hashLength(String key) {
+        return Long.parseLong(RedisProcess.command(ownerOf(slotOf(key)), "HLEN", key));
+    }
+
     /** Another master than {@code port}. */
     public int otherThan(int port) {
         return ports.stream().filter(p -> p != port).findFirst().orElseThrow();

@@ -21,9 +21,14 @@ public final class RedisCommands {
         return redis.send(request).await().atMost(Duration.ofSeconds(10));
     }
 
-    /** The key of a message hash of a single-shard queue with the default key prefix. */
-    public static String messageKey(String queue, String id) {
-        return "pacer:d:{" + queue + "}:m:" + id;
+    /** The hash holding every message of a single-shard queue (one field per id), with the default key prefix. */
+    public static String messagesKey(String queue) {
+        return "pacer:d:{" + queue + "}:messages";
+    }
+
+    /** Whether message {@code id} of a single-shard queue is stored. */
+    public static boolean hasMessage(PacerRedis redis, String queue, String id) {
+        return send(redis, "HEXISTS", messagesKey(queue), id).toInteger() == 1;
     }
 
     /** The key of one of the sorted sets ({@code due}, {@code inflight}, {@code dead}) of a single-shard queue. */

@@ -10,8 +10,11 @@ import java.util.List;
  * <li>{@code <prefix>:d:{<queue>}:due} ZSET of message ids scored by due time;</li>
  * <li>{@code <prefix>:d:{<queue>}:inflight} ZSET of claimed ids scored by lease deadline;</li>
  * <li>{@code <prefix>:d:{<queue>}:dead} ZSET of dead-lettered ids scored by dead-letter time;</li>
- * <li>{@code <prefix>:d:{<queue>}:m:<id>} HASH of one message (payload, encoding, due time, attempts,
- * redeliveries, claim token, failure reason), deleted on ack, cancel and purge;</li>
+ * <li>{@code <prefix>:d:{<queue>}:messages} HASH of every message of the shard, one field per message: id to
+ * {@code <encoding><due millis>:<attempts>:<redeliveries>:<payload>} (one field rather than one key per message keeps
+ * a waiting message under half the memory); the field is deleted on ack, cancel and purge;</li>
+ * <li>{@code <prefix>:d:{<queue>}:claims} HASH of the claim token of each in-flight message;</li>
+ * <li>{@code <prefix>:d:{<queue>}:reasons} HASH of the failure reason of each dead letter;</li>
  * <li>{@code <prefix>:d:{<queue>}:wake} pub/sub channel (not a key) announcing a new earliest due time.</li>
  * </ul>
  */
@@ -22,13 +25,21 @@ final class DelayedKeys {
     final String due;
     final String inflight;
     final String dead;
-    final String messagePrefix;
+    final String messages;
+    final String claims;
+    final String reasons;
     final String wakeChannel;
+    /** The KEYS of every delayed script, in the order their headers number them. */
+    final List<String> all;
+    /**
+     * ARGV[1] of the scripts the consumer loop calls (claim, ack, renew, nack, throttled): no longer read since
+     * messages live in {@link #messages}; sent empty until the loop stops sending it.
+     */
+    final String messagePrefix = "";
+    // The consumer loop's names for the KEYS of its scripts: every script now takes all of the shard's keys.
     final List<String> dueInflightDead;
     final List<String> dueInflight;
-    final List<String> dueDead;
     final List<String> inflightOnly;
-    final List<String> deadOnly;
 
     DelayedKeys(String keyPrefix, String queue, int shard, int shards) {
         this.queue = queue;
@@ -37,13 +48,14 @@ final class DelayedKeys {
         this.due = base + "due";
         this.inflight = base + "inflight";
         this.dead = base + "dead";
-        this.messagePrefix = base + "m:";
+        this.messages = base + "messages";
+        this.claims = base + "claims";
+        this.reasons = base + "reasons";
         this.wakeChannel = base + "wake";
-        this.dueInflightDead = List.of(due, inflight, dead);
-        this.dueInflight = List.of(due, inflight);
-        this.dueDead = List.of(due, dead);
-        this.inflightOnly = List.of(inflight);
-        this.deadOnly = List.of(dead);
+        this.all = List.of(due, inflight, dead, messages, claims, reasons);
+        this.dueInflightDead = all;
+        this.dueInflight = all;
+        this.inflightOnly = all;
     }
 
     /** The shard holding message {@code id}: stable across JVMs, since {@code String.hashCode} is specified. */

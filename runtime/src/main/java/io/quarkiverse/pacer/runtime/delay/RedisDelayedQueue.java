@@ -190,9 +190,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             int shard = DelayedKeys.shardOf(id, all.length);
             PayloadCodec.Encoded encoded = codec().encode(message.payload());
             List<String> args = open[shard];
-            if (args == null || args.size() == 3 + 4 * DelayedScripts.MAX_SCHEDULE_ALL) {
+            if (args == null || args.size() == 2 + 4 * DelayedScripts.MAX_SCHEDULE_ALL) {
                 args = new ArrayList<>();
-                args.add(all[shard].messagePrefix);
                 args.add(all[shard].wakeChannel);
                 args.add("");
                 open[shard] = args;
@@ -211,13 +210,13 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         List<Uni<Response>> calls = new ArrayList<>(batches.size());
         for (int i = 0; i < batches.size(); i++) {
             List<String> args = batches.get(i);
-            args.set(2, Integer.toString((args.size() - 3) / 4));
+            args.set(1, Integer.toString((args.size() - 2) / 4));
             calls.add(durability == Durability.REPLICAS
-                    ? redis.evalAndWait(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).dueInflightDead, args, 1,
+                    ? redis.evalAndWait(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).all, args, 1,
                             durabilityTimeout).map(replicated -> {
                                 if (replicated.replicas() < 1) {
                                     throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: no"
-                                            + " replica acknowledged " + (args.size() - 3) / 4 + " messages of queue "
+                                            + " replica acknowledged " + (args.size() - 2) / 4 + " messages of queue "
                                             + queue + " within " + durabilityTimeout
                                             + " (quarkus.pacer.delayed.durability-timeout); the primary stored them,"
                                             + " but a failover could lose them. Check the replicas (INFO replication)"
@@ -225,7 +224,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                                 }
                                 return replicated.response();
                             })
-                    : redis.eval(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).dueInflightDead, args));
+                    : redis.eval(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).all, args));
         }
         // Subscribed together, the calls are written to Redis back to back: one round trip.
         Uni<?> stored = calls.size() == 1 ? calls.get(0) : Uni.join().all(calls).andFailFast();
@@ -285,12 +284,12 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay) {
         DelayedKeys k = keys(queue, id);
-        List<String> args = List.of(k.messagePrefix, id, encoded.value(), encoded.encoding(), mode,
+        List<String> args = List.of(id, encoded.value(), encoded.encoding(), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
         Supplier<Uni<Response>> written = () -> durability == Durability.REPLICAS
-                ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.dueInflightDead, args, 1, durabilityTimeout)
+                ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.all, args, 1, durabilityTimeout)
                         .map(replicated -> {
                             if (replicated.replicas() < 1) {
                                 throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: no replica"
@@ -301,7 +300,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                             }
                             return replicated.response();
                         })
-                : redis.eval(DelayedScripts.SCHEDULE, k.dueInflightDead, args);
+                : redis.eval(DelayedScripts.SCHEDULE, k.all, args);
         Supplier<Uni<Boolean>> operation = () -> written.get()
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
@@ -318,8 +317,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     @Override
     public Uni<Boolean> cancel(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.CANCEL, k.dueInflightDead,
-                List.of(k.messagePrefix, id)).map(r -> r.toInteger() == 1);
+        Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.CANCEL, k.all,
+                List.of(id)).map(r -> r.toInteger() == 1);
         return Uni.createFrom().deferred(() -> transactions.run("Cancelling message " + id + " of delay queue " + queue,
                 operation, Boolean.TRUE));
     }
@@ -327,7 +326,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     @Override
     public Uni<Boolean> deliverNow(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return redis.eval(DelayedScripts.DELIVER_NOW, k.dueDead, List.of(k.messagePrefix, id, k.wakeChannel))
+        return redis.eval(DelayedScripts.DELIVER_NOW, k.all, List.of(id, k.wakeChannel))
                 .map(r -> r.toInteger() != 0);
     }
 
@@ -343,7 +342,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     /** The messages of a queue in each state, summed over its shards; O(log n) per shard. */
     public Uni<QueueDepth> depth(String queue) {
-        return eachShard(queue, k -> redis.eval(DelayedScripts.SIZE, k.dueInflightDead, List.of()))
+        return eachShard(queue, k -> redis.eval(DelayedScripts.SIZE, k.all, List.of()))
                 .map(responses -> {
                     long scheduled = 0, overdue = 0, inFlight = 0, dead = 0, oldestAge = -1;
                     for (Response r : responses) {
@@ -368,8 +367,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         if (limit < 1 || limit > 1000) {
             throw new IllegalArgumentException("Waiting message limit must be between 1 and 1000: " + limit);
         }
-        return eachShard(queue, k -> redis.eval(DelayedScripts.WAITING, List.of(k.due),
-                List.of(k.messagePrefix, Integer.toString(limit), Integer.toString(maxPayloadBytes))))
+        return eachShard(queue, k -> redis.eval(DelayedScripts.WAITING, k.all,
+                List.of(Integer.toString(limit), Integer.toString(maxPayloadBytes))))
                 .map(responses -> {
                     List<WaitingMessage> messages = new ArrayList<>();
                     for (Response r : responses) {
@@ -399,8 +398,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         if (limit < 1 || limit > 1000) {
             throw new IllegalArgumentException("Dead letter limit must be between 1 and 1000: " + limit);
         }
-        return eachShard(queue, k -> redis.eval(DelayedScripts.DEAD_LETTERS, k.deadOnly,
-                List.of(k.messagePrefix, Integer.toString(limit)))).map(responses -> {
+        return eachShard(queue, k -> redis.eval(DelayedScripts.DEAD_LETTERS, k.all,
+                List.of(Integer.toString(limit)))).map(responses -> {
                     List<DeadLetter> letters = new ArrayList<>();
                     for (Response r : responses) {
                         for (int i = 0; i + 5 < r.size(); i += 6) {
@@ -442,8 +441,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Response> replay(DelayedKeys k, String id, int limit, String cutoff) {
-        return redis.eval(DelayedScripts.REPLAY, k.dueDead,
-                List.of(k.messagePrefix, id, Integer.toString(limit), k.wakeChannel, cutoff));
+        return redis.eval(DelayedScripts.REPLAY, k.all,
+                List.of(id, Integer.toString(limit), k.wakeChannel, cutoff));
     }
 
     @Override
@@ -457,7 +456,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Long> purge(DelayedKeys k, String id, int limit) {
-        return redis.eval(DelayedScripts.PURGE, k.deadOnly, List.of(k.messagePrefix, id, Integer.toString(limit)))
+        return redis.eval(DelayedScripts.PURGE, k.all, List.of(id, Integer.toString(limit)))
                 .map(Response::toLong);
     }
 
