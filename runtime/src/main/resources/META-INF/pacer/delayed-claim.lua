@@ -3,14 +3,13 @@
 --       [2] in-flight ZSET (score = lease deadline epoch millis), [3] dead-letter ZSET (not touched),
 --       [4] messages HASH (id -> '<encoding><due>:<attempts>:<redeliveries>:<payload>'),
 --       [5] claim tokens HASH (id -> token, in flight only), [6] dead-letter reasons HASH (not touched)
--- ARGV[1]: not read (the message key prefix of the layout before 1.0; the consumer loop still sends it)
--- ARGV[2]: most messages to claim (batch size)
--- ARGV[3]: lease in millis
--- ARGV[4]: most expired leases to reclaim in this call
--- ARGV[5]: claim nonce, unique per call: claim tokens are ARGV[5] .. ':' .. i
+-- ARGV[1]: most messages to claim (batch size)
+-- ARGV[2]: lease in millis
+-- ARGV[3]: most expired leases to reclaim in this call
+-- ARGV[4]: claim nonce, unique per call: claim tokens are ARGV[4] .. ':' .. i
 -- Returns: {now millis, next wake-up millis or -1 (the earliest due time or lease deadline), reclaimed count,
 --           then per claimed message: id, token, payload, encoding, attempt, redeliveries, due millis}
--- Work: O((ARGV[2] + ARGV[4]) * (log n + payload)) for n messages in the queue
+-- Work: O((ARGV[1] + ARGV[3]) * (log n + payload)) for n messages in the queue
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
@@ -19,7 +18,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local MOVING_RETRY = 1000
 
 -- A lease that expired belongs to a consumer that died or stalled: the message is due again, at its old due time.
-local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[4]))
+local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(expired) do
     local v = redis.call('HGET', KEYS[4], id)
     local e, due, a, r, at
@@ -37,8 +36,8 @@ for _, id in ipairs(expired) do
 end
 
 local out = {now, -1, #expired}
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
-local deadline = now + tonumber(ARGV[3])
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+local deadline = now + tonumber(ARGV[2])
 for i, id in ipairs(ids) do
     local v = redis.call('HGET', KEYS[4], id)
     local e, due, a, r, at
@@ -49,7 +48,7 @@ for i, id in ipairs(ids) do
         redis.call('ZADD', KEYS[1], now + MOVING_RETRY, id)
     else
         redis.call('ZREM', KEYS[1], id)
-        local token = ARGV[5] .. ':' .. i
+        local token = ARGV[4] .. ':' .. i
         redis.call('HSET', KEYS[5], id, token)
         redis.call('ZADD', KEYS[2], deadline, id)
         out[#out + 1] = id

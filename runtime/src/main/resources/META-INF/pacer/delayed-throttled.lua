@@ -4,14 +4,13 @@
 --       [2] in-flight ZSET (score = lease deadline epoch millis), [3] dead-letter ZSET (not touched),
 --       [4] messages HASH (id -> '<encoding><due>:<attempts>:<redeliveries>:<payload>'),
 --       [5] claim tokens HASH (id -> token, in flight only), [6] dead-letter reasons HASH (not touched)
--- ARGV[1]: not read (the message key prefix of the layout before 1.0; the consumer loop still sends it)
--- ARGV[2]: message id
--- ARGV[3]: claim token
--- ARGV[4]: delay in millis (the retry-after, rounded up)
+-- ARGV[1]: message id
+-- ARGV[2]: claim token
+-- ARGV[3]: delay in millis (the retry-after, rounded up)
 -- Returns: {outcome, due millis}: outcome 0 = token mismatch (the claim was lost, nothing changed), 4 = rescheduled
 -- Work: O(log n + payload) for n messages in the queue
-local id = ARGV[2]
-if redis.call('HGET', KEYS[5], id) ~= ARGV[3] then
+local id = ARGV[1]
+if redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
     return {0, -1}
 end
 local v = redis.call('HGET', KEYS[4], id)
@@ -28,7 +27,7 @@ if not e then
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local due = now + tonumber(ARGV[4])
+local due = now + tonumber(ARGV[3])
 redis.call('ZREM', KEYS[2], id)
 redis.call('HDEL', KEYS[5], id)
 redis.call('HSET', KEYS[4], id, string.format('%s%d:%s:%s:', e, due, a, r) .. string.sub(v, at))

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,8 +75,8 @@ class DelayedLeaseExpiryTest {
 
         queue.schedule("leases", "victim", "victim", Duration.ZERO);
         Response claim = redis.eval(LuaScript.load("delayed-claim"),
-                shardKeys("pacer:d:{leases}:"),
-                List.of("", "10", "500", "100", "dead-consumer")).await().atMost(Duration.ofSeconds(5));
+                RedisCommands.shardKeys("pacer:d:{leases}:"),
+                List.of("10", "500", "100", "dead-consumer")).await().atMost(Duration.ofSeconds(5));
         List<String> claimedIds = new ArrayList<>();
         for (int i = 3; i < claim.size(); i += 7) {
             claimedIds.add(claim.get(i).toString());
@@ -93,9 +94,4 @@ class DelayedLeaseExpiryTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size("leases") == 0);
     }
 
-    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
-    private static List<String> shardKeys(String base) {
-        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
-                base + "reasons");
-    }
 }

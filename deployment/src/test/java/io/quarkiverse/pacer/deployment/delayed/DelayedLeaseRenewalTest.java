@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.List;
@@ -70,8 +71,8 @@ class DelayedLeaseRenewalTest {
         int competingClaims = 0;
         while (consumer.finished.isEmpty()) {
             Response response = redis.eval(claim,
-                    shardKeys("pacer:d:{long-running}:"),
-                    List.of("", "10", "30000", "100", "competitor-" + competingClaims++)).await().atMost(Duration.ofSeconds(5));
+                    RedisCommands.shardKeys("pacer:d:{long-running}:"),
+                    List.of("10", "30000", "100", "competitor-" + competingClaims++)).await().atMost(Duration.ofSeconds(5));
             assertThat(response.size()).as("a competitor claims nothing while the lease is renewed").isEqualTo(3);
             assertThat(response.get(2).toInteger()).as("no lease expired").isZero();
             await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1)).until(() -> true);
@@ -83,9 +84,4 @@ class DelayedLeaseRenewalTest {
         assertThat(consumers.stats("long-running").reclaimed()).isZero();
     }
 
-    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
-    private static List<String> shardKeys(String base) {
-        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
-                base + "reasons");
-    }
 }

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,16 +80,16 @@ class DelayedTwoConsumersTest {
         int call = 0;
         while (queue.size("shared") > 0) {
             Response claim = redis.eval(claimScript,
-                    shardKeys("pacer:d:{shared}:"),
-                    List.of("", "20", "30000", "100", "other-" + (call++))).await().atMost(Duration.ofSeconds(5));
-            List<String> ack = new ArrayList<>(List.of(""));
+                    RedisCommands.shardKeys("pacer:d:{shared}:"),
+                    List.of("20", "30000", "100", "other-" + (call++))).await().atMost(Duration.ofSeconds(5));
+            List<String> ack = new ArrayList<>();
             for (int i = 3; i < claim.size(); i += 7) {
                 otherInstance.add(claim.get(i).toString());
                 ack.add(claim.get(i).toString());
                 ack.add(claim.get(i + 1).toString());
             }
             if (ack.size() > 1) {
-                Response acked = redis.eval(ackScript, shardKeys("pacer:d:{shared}:"), ack).await().atMost(Duration.ofSeconds(5));
+                Response acked = redis.eval(ackScript, RedisCommands.shardKeys("pacer:d:{shared}:"), ack).await().atMost(Duration.ofSeconds(5));
                 assertThat(acked.toInteger()).isEqualTo((ack.size() - 1) / 2);
             }
         }
@@ -106,9 +107,4 @@ class DelayedTwoConsumersTest {
         assertThat(queue.size("shared")).isZero();
     }
 
-    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
-    private static List<String> shardKeys(String base) {
-        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
-                base + "reasons");
-    }
 }

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.deployment.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
@@ -115,15 +116,15 @@ class ClusterDelayedTest {
             while (acked.size() < 300 && queue.size("orders") > 0) {
                 for (int shard = 0; shard < SHARDS; shard++) {
                     String base = "pacer:d:{orders#" + shard + "}:";
-                    Response claimed = eval(other, claim, shardKeys(base),
-                            List.of("", "10", "2000", "100", "other-" + call++));
-                    List<String> pairs = new ArrayList<>(List.of(""));
+                    Response claimed = eval(other, claim, RedisCommands.shardKeys(base),
+                            List.of("10", "2000", "100", "other-" + call++));
+                    List<String> pairs = new ArrayList<>();
                     for (int i = 3; i < claimed.size(); i += 7) {
                         pairs.add(claimed.get(i).toString());
                         pairs.add(claimed.get(i + 1).toString());
                     }
                     if (pairs.size() > 1) {
-                        Response count = eval(other, ack, shardKeys(base), pairs);
+                        Response count = eval(other, ack, RedisCommands.shardKeys(base), pairs);
                         assertThat(count.toInteger()).isEqualTo((pairs.size() - 1) / 2);
                         for (int i = 1; i < pairs.size(); i += 2) {
                             acked.add(pairs.get(i));
@@ -133,8 +134,8 @@ class ClusterDelayedTest {
             }
             for (int shard = 0; shard < SHARDS; shard++) {
                 String base = "pacer:d:{orders#" + shard + "}:";
-                Response claimed = eval(other, claim, shardKeys(base),
-                        List.of("", "10", "2000", "100", "dying-" + shard));
+                Response claimed = eval(other, claim, RedisCommands.shardKeys(base),
+                        List.of("10", "2000", "100", "dying-" + shard));
                 for (int i = 3; i < claimed.size(); i += 7) {
                     lostWithTheInstance.add(claimed.get(i).toString());
                 }
@@ -250,9 +251,4 @@ class ClusterDelayedTest {
                 .join();
     }
 
-    /** The keys every delayed script takes, in DelayedKeys order, of the shard whose keys start with {@code base}. */
-    private static List<String> shardKeys(String base) {
-        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
-                base + "reasons");
-    }
 }

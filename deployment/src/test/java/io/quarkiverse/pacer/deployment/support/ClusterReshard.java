@@ -52,7 +52,7 @@ public final class ClusterReshard {
     }
 
     /** The number of fields of the hash {@code key}, read on the master serving its slot. */
-    long hashLength(String key) {
+    public long hashLength(String key) {
         return Long.parseLong(RedisProcess.command(ownerOf(slotOf(key)), "HLEN", key));
     }
 

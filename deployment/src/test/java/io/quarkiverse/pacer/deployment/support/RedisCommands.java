@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.deployment.support;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.vertx.redis.client.Command;
@@ -24,6 +25,12 @@ public final class RedisCommands {
     /** The hash holding every message of a single-shard queue (one field per id), with the default key prefix. */
     public static String messagesKey(String queue) {
         return "pacer:d:{" + queue + "}:messages";
+    }
+
+    /** The KEYS of every delayed script for the shard whose keys start with {@code base}, in DelayedKeys order. */
+    public static List<String> shardKeys(String base) {
+        return List.of(base + "due", base + "inflight", base + "dead", base + "messages", base + "claims",
+                base + "reasons");
     }
 
     /** Whether message {@code id} of a single-shard queue is stored. */

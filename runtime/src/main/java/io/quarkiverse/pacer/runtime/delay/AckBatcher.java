@@ -50,12 +50,11 @@ final class AckBatcher {
             return;
         }
         int end = Math.min(pending.size(), DelayedScripts.MAX_PAIRS_PER_CALL * 2);
-        List<String> args = new ArrayList<>(end + 1);
-        args.add(keys.messagePrefix);
+        List<String> args = new ArrayList<>(end);
         args.addAll(pending.subList(0, end));
         pending.subList(0, end).clear();
         inFlight = true;
-        consumer.redis.eval(DelayedScripts.ACK, keys.inflightOnly, args).subscribe().with(
+        consumer.redis.eval(DelayedScripts.ACK, keys.all, args).subscribe().with(
                 acked -> consumer.onContext(() -> {
                     failures = 0;
                     inFlight = false;

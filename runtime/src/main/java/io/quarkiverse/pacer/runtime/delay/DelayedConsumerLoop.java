@@ -127,8 +127,8 @@ final class DelayedConsumerLoop {
         claiming = true;
         claimAgain = false;
         String nonce = noncePrefix + (++nonceSequence);
-        List<String> args = List.of(keys.messagePrefix, Integer.toString(max), leaseArgument, RECLAIM_ARGUMENT, nonce);
-        consumer.redis.eval(DelayedScripts.CLAIM, keys.dueInflight, args).subscribe().with(
+        List<String> args = List.of(Integer.toString(max), leaseArgument, RECLAIM_ARGUMENT, nonce);
+        consumer.redis.eval(DelayedScripts.CLAIM, keys.all, args).subscribe().with(
                 response -> consumer.onContext(() -> claimed(response, max)),
                 failure -> consumer.onContext(() -> claimFailed(failure)));
     }

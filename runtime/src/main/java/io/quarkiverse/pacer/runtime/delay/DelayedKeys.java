@@ -31,15 +31,6 @@ final class DelayedKeys {
     final String wakeChannel;
     /** The KEYS of every delayed script, in the order their headers number them. */
     final List<String> all;
-    /**
-     * ARGV[1] of the scripts the consumer loop calls (claim, ack, renew, nack, throttled): no longer read since
-     * messages live in {@link #messages}; sent empty until the loop stops sending it.
-     */
-    final String messagePrefix = "";
-    // The consumer loop's names for the KEYS of its scripts: every script now takes all of the shard's keys.
-    final List<String> dueInflightDead;
-    final List<String> dueInflight;
-    final List<String> inflightOnly;
 
     DelayedKeys(String keyPrefix, String queue, int shard, int shards) {
         this.queue = queue;
@@ -53,9 +44,6 @@ final class DelayedKeys {
         this.reasons = base + "reasons";
         this.wakeChannel = base + "wake";
         this.all = List.of(due, inflight, dead, messages, claims, reasons);
-        this.dueInflightDead = all;
-        this.dueInflight = all;
-        this.inflightOnly = all;
     }
 
     /** The shard holding message {@code id}: stable across JVMs, since {@code String.hashCode} is specified. */

@@ -59,12 +59,11 @@ final class LeaseRenewer {
         }
         int chunk = DelayedScripts.MAX_PAIRS_PER_CALL * 2;
         for (int from = 0; from < pairs.size(); from += chunk) {
-            List<String> args = new ArrayList<>(2 + Math.min(chunk, pairs.size() - from));
-            args.add(keys.messagePrefix);
+            List<String> args = new ArrayList<>(1 + Math.min(chunk, pairs.size() - from));
             args.add(leaseArgument);
             args.addAll(pairs.subList(from, Math.min(pairs.size(), from + chunk)));
             calls++;
-            consumer.redis.eval(DelayedScripts.RENEW, keys.inflightOnly, args).subscribe().with(
+            consumer.redis.eval(DelayedScripts.RENEW, keys.all, args).subscribe().with(
                     renewed -> consumer.onContext(this::done),
                     failure -> consumer.onContext(() -> {
                         LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());

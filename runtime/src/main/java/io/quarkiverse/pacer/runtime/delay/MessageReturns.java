@@ -62,16 +62,16 @@ final class MessageReturns {
     /** Rate-limited, not failed: due again after {@code delayMillis}, with no attempt counted. */
     void throttled(ClaimedMessage message, long delayMillis) {
         pending++;
-        send(message, DelayedScripts.THROTTLED, keys.dueInflight,
-                List.of(keys.messagePrefix, message.id(), message.token(), Long.toString(delayMillis)), "throttled", 1);
+        send(message, DelayedScripts.THROTTLED, keys.all,
+                List.of(message.id(), message.token(), Long.toString(delayMillis)), "throttled", 1);
     }
 
     private void nack(ClaimedMessage message, ReturnAction action, String reason) {
-        List<String> args = List.of(keys.messagePrefix, message.id(), message.token(), action.argument, maxAttempts,
+        List<String> args = List.of(message.id(), message.token(), action.argument, maxAttempts,
                 backoffMillis, Long.toString(BACKOFF_CAP_MILLIS),
                 Double.toString(ThreadLocalRandom.current().nextDouble()), reason);
         pending++;
-        send(message, DelayedScripts.NACK, keys.dueInflightDead, args, reason, 1);
+        send(message, DelayedScripts.NACK, keys.all, args, reason, 1);
     }
 
     private void send(ClaimedMessage message, LuaScript script, List<String> scriptKeys, List<String> args,
