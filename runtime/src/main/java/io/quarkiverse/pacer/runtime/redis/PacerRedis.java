@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.runtime.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -127,6 +128,28 @@ public class PacerRedis {
     }
 
     /**
+     * Runs a script like {@link #eval(LuaScript, List, List, Duration)}, for a caller that blocks on the answer (never
+     * an event-loop thread): the future is completed on Pacer's connection thread, without the Mutiny operators, and
+     * the context propagation each of them carries, that a {@link Uni} chain costs per call.
+     */
+    public CompletableFuture<Response> evalFuture(LuaScript script, List<String> keys, List<String> args,
+            Duration budget) {
+        PipelinedConnection connection = connection();
+        return sendFuture(connection, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
+                .exceptionallyCompose(failure -> isNoScript(failure)
+                        ? sendFuture(connection, scriptRequest(Command.EVAL, script.source(), keys, args), budget)
+                        : CompletableFuture.failedFuture(failure));
+    }
+
+    private static CompletableFuture<Response> sendFuture(PipelinedConnection connection, Request request,
+            Duration budget) {
+        CompletableFuture<Response> future = new CompletableFuture<>();
+        connection.submit(new PendingRequest(request, budget.toNanos(), future::complete, future::completeExceptionally,
+                null));
+        return future;
+    }
+
+    /**
      * Runs a script, then {@code WAIT <replicas> <timeout>} right after it on the same connection, so the wait covers
      * the script's writes. Emits the script's response and the number of replicas that acknowledged them.
      * <p>
@@ -160,7 +183,7 @@ public class PacerRedis {
         long budgetNanos = budget.toNanos();
         return Uni.createFrom().emitter(emitter -> {
             Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
-            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter, caller);
+            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter::complete, emitter::fail, caller);
             emitter.onTermination(pending::cancel);
             connection.submit(pending);
         });

@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.runtime.redis;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Context;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Request;
@@ -17,7 +16,8 @@ final class PendingRequest {
 
     private final Request request;
     private final long budgetNanos;
-    private final UniEmitter<? super Response> emitter;
+    private final Consumer<Response> onResponse;
+    private final Consumer<Throwable> onFailure;
     /** The caller's event-loop context, answered on its own thread; {@code null} for callers that may block. */
     private final Context callerContext;
     private final long submittedNanos = System.nanoTime();
@@ -27,10 +27,15 @@ final class PendingRequest {
     private long timerDueNanos;
     private ContextInternal context;
 
-    PendingRequest(Request request, long budgetNanos, UniEmitter<? super Response> emitter, Context callerContext) {
+    /**
+     * @param onResponse and {@code onFailure}: the caller's answer, exactly one of them called once
+     */
+    PendingRequest(Request request, long budgetNanos, Consumer<Response> onResponse, Consumer<Throwable> onFailure,
+            Context callerContext) {
         this.request = request;
         this.budgetNanos = budgetNanos;
-        this.emitter = emitter;
+        this.onResponse = onResponse;
+        this.onFailure = onFailure;
         this.callerContext = callerContext;
     }
 
@@ -86,9 +91,9 @@ final class PendingRequest {
     void complete(Response response) {
         if (finish()) {
             if (callerContext != null) {
-                callerContext.runOnContext(ignored -> emitter.complete(response));
+                callerContext.runOnContext(ignored -> onResponse.accept(response));
             } else {
-                emitter.complete(response);
+                onResponse.accept(response);
             }
         }
     }
@@ -96,9 +101,9 @@ final class PendingRequest {
     void fail(Throwable failure) {
         if (finish()) {
             if (callerContext != null) {
-                callerContext.runOnContext(ignored -> emitter.fail(failure));
+                callerContext.runOnContext(ignored -> onFailure.accept(failure));
             } else {
-                emitter.fail(failure);
+                onFailure.accept(failure);
             }
         }
     }
