@@ -38,7 +38,7 @@ class DelayedLeaseExpiryTest {
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .overrideConfigKey("quarkus.pacer.delayed.batch-size", "1")
             .overrideConfigKey("quarkus.pacer.delayed.poll-interval", "30s")
-            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class));
+            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class, RedisCommands.class));
 
     @Singleton
     static class Consumer {

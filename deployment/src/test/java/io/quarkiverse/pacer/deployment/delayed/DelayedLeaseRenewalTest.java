@@ -32,7 +32,7 @@ class DelayedLeaseRenewalTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class));
+            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class, RedisCommands.class));
 
     @Singleton
     static class Consumer {

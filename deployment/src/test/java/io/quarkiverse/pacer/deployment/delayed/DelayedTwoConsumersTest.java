@@ -40,7 +40,7 @@ class DelayedTwoConsumersTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .overrideConfigKey("quarkus.pacer.delayed.batch-size", "20")
-            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class));
+            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, RedisInfo.class, RedisCommands.class));
 
     @Singleton
     static class Consumer {

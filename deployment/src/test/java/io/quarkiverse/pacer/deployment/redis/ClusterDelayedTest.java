@@ -51,7 +51,7 @@ class ClusterDelayedTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Consumers.class, ClusterReshard.class, RedisInfo.class))
+            .withApplicationRoot(jar -> jar.addClasses(Consumers.class, ClusterReshard.class, RedisInfo.class, RedisCommands.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster")
             .overrideConfigKey("quarkus.pacer.delayed.shards", Integer.toString(SHARDS))
             .overrideConfigKey("quarkus.pacer.delayed.batch-size", "20")
