@@ -6,7 +6,6 @@ import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -16,7 +15,6 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
-import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.OnRedisFailure;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisFailures;
@@ -31,8 +29,7 @@ import io.vertx.redis.client.Response;
 /**
  * Decides calls against policies with one round trip to Redis per decision. The reactive path ({@link #decide}) is
  * the real one; {@link #decideBlocking} awaits the same script call on the caller's (non event-loop) thread, bounded
- * by {@code quarkus.pacer.throttle.timeout}. When Redis fails or is too slow the decision follows
- * {@code quarkus.pacer.throttle.on-redis-failure}.
+ * by {@code quarkus.pacer.throttle.timeout}. When Redis fails or is too slow, {@link RedisFallback} decides.
  * <p>
  * Which policies are in force is {@link ThrottlePolicies}' concern; this class only decides against them.
  */
@@ -43,20 +40,13 @@ public class ThrottleEngine {
 
     private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(2);
 
-    /** Retry-after of a decision rejected because Redis was unavailable. */
-    private static final long FALLBACK_RETRY_MICROS = 1_000_000;
-
     private final PacerRedis redis;
     private final ThrottlePolicies policies;
     private final Duration timeout;
-    private final boolean allowOnFailure;
     private final boolean headersOnSuccess;
     private final String tokenPrefix;
     private final AtomicLong tokens = new AtomicLong();
-    private final RedisOutageLog outageLog;
-    private final LongAdder fallbackDecisions = new LongAdder();
-    /** The in-memory limiter of {@code on-redis-failure=local}, else {@code null}. */
-    private final LocalLimiter local;
+    private final RedisFallback fallback;
     /** Metrics when Micrometer is present, else {@link ThrottleObserver#NONE}. */
     private final ThrottleObserver observer;
     private final ThrottleResets resets;
@@ -74,14 +64,7 @@ public class ThrottleEngine {
         this.observer = observer.isResolvable() ? observer.get() : ThrottleObserver.NONE;
         this.timeout = config.throttle().timeout();
         this.headersOnSuccess = config.throttle().headersOnSuccess();
-        OnRedisFailure onFailure = config.throttle().onRedisFailure();
-        this.allowOnFailure = onFailure == OnRedisFailure.ALLOW;
-        this.local = onFailure == OnRedisFailure.LOCAL ? new LocalLimiter(config.throttle().expectedInstances()) : null;
-        this.outageLog = new RedisOutageLog(LOG, redis.clientDisplayName(), switch (onFailure) {
-            case ALLOW -> "allowed";
-            case REJECT -> "rejected";
-            case LOCAL -> "decided in memory by each instance";
-        });
+        this.fallback = new RedisFallback(config.throttle(), redis.clientDisplayName());
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
         this.tokenPrefix = HexFormat.of().formatHex(random) + ".";
@@ -147,7 +130,7 @@ public class ThrottleEngine {
 
     /** Decisions (acquire, peek) made without Redis since startup, by {@code on-redis-failure}. */
     public long fallbackDecisions() {
-        return fallbackDecisions.sum();
+        return fallback.decisions();
     }
 
     // ---- decisions
@@ -233,8 +216,8 @@ public class ThrottleEngine {
         if (!stack.holdsLeases || outcome.token() == null) {
             return;
         }
-        if (outcome.fallback() && local != null) {
-            local.release(stack, outcome.key(), outcome.token());
+        if (outcome.fallback()) {
+            fallback.release(outcome);
         }
         releaseInRedis(outcome);
     }
@@ -263,9 +246,7 @@ public class ThrottleEngine {
         for (int i = 0; i < values.length; i++) {
             values[i] = response.get(i + 1).toLong();
         }
-        if (outageLog.succeeded() && local != null) {
-            local.clear();
-        }
+        fallback.redisAnswered();
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
         if (stack.holdsLeases && response.size() >= 1 + values.length + size) {
@@ -288,30 +269,11 @@ public class ThrottleEngine {
 
     private ThrottleOutcome failed(ThrottleStack stack, String key, String token, Throwable failure, long start,
             ThrottleMode mode) {
-        outageLog.failed(failure);
-        fallbackDecisions.increment();
-        int size = stack.policies.length;
-        long[] values;
-        boolean allowed;
-        if (local != null) {
-            values = local.decide(stack, key, token == null ? "" : token, mode == ThrottleMode.ACQUIRE);
-            allowed = true;
-            for (int i = 0; i < size; i++) {
-                allowed &= values[4 * i] == 1 || stack.policies[i].shadow;
-            }
-        } else {
-            values = new long[4 * size];
-            for (int i = 0; i < size; i++) {
-                values[4 * i] = allowOnFailure ? 1 : 0;
-                values[4 * i + 2] = allowOnFailure ? 0 : FALLBACK_RETRY_MICROS;
-            }
-            allowed = allowOnFailure;
-        }
-        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowed, values, true);
+        ThrottleOutcome outcome = fallback.decide(stack, key, token, failure, mode == ThrottleMode.ACQUIRE);
         if (mode == ThrottleMode.ACQUIRE) {
             count(outcome);
             observer.decided(outcome, System.nanoTime() - start);
-            if (!allowed && stack.holdsLeases && token != null) {
+            if (!outcome.allowed() && stack.holdsLeases && token != null) {
                 // The call will not run, but the acquire may have taken leases in Redis after all.
                 releaseInRedis(outcome);
             }
