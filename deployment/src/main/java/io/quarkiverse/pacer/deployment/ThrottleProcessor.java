@@ -13,14 +13,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Predicate;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 import jakarta.inject.Singleton;
 
@@ -221,7 +223,11 @@ class ThrottleProcessor {
         for (int i = 0; i < throttled.getMethodKeys().size(); i++) {
             indexes.put(throttled.getMethodKeys().get(i), i);
         }
-        Predicate<MethodInfo> throttledMethod = method -> indexes.containsKey(MethodKey.of(method));
+        Set<DotName> classes = new HashSet<>();
+        indexes.keySet().forEach(key -> classes.add(key.declaringClass()));
+        // The class first: it rules out almost every method of the bean archive without building its key.
+        Predicate<MethodInfo> throttledMethod = method -> classes.contains(method.declaringClass().name())
+                && indexes.containsKey(MethodKey.of(method));
         return new AnnotationsTransformerBuildItem(AnnotationTransformation.forMethods()
                 .whenMethod(throttledMethod)
                 .transform(context -> context.add(AnnotationInstance.builder(THROTTLED_METHOD_INDEX)
@@ -333,7 +339,7 @@ class ThrottleProcessor {
             if (inexact != null) {
                 problems.add(at + ": " + inexact);
             }
-            if (key != null && key.equals(CLIENT_ADDRESS_KEY_RESOLVER.toString())
+            if (keyClass.equals(CLIENT_ADDRESS_KEY_RESOLVER)
                     && !capabilities.isPresent(Capability.VERTX_HTTP)) {
                 problems.add(at + ": key = ClientAddressKeyResolver.class needs Quarkus Vert.x HTTP (for example"
                         + " quarkus-rest), which the application does not have");

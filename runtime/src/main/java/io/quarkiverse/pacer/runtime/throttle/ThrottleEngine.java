@@ -70,9 +70,12 @@ public class ThrottleEngine {
         this.tokenPrefix = HexFormat.of().formatHex(random) + ".";
     }
 
-    /** Prepares Redis once the configuration is validated ({@code PacerConfigValidation} observes first). */
+    /**
+     * Prepares Redis early at startup. An invalid configuration is left to {@code PacerConfigValidation}, which fails
+     * startup with every problem at once.
+     */
     void onStart(@Observes @Priority(10) StartupEvent event) {
-        if (!policies.all().isEmpty()) {
+        if (policies.configurationProblems().isEmpty() && !policies.all().isEmpty()) {
             warmUp();
             resets.start();
         }
