@@ -158,12 +158,16 @@ public class ThrottleResets {
         }, failure -> LOG.tracef("Heartbeat on %s failed: %s", channel, failure));
     }
 
-    private synchronized void dropped(RedisConnection which) {
-        if (connection == which) {
+    private void dropped(RedisConnection which) {
+        synchronized (this) {
+            if (connection != which) {
+                return;
+            }
             cache.setUsable(false);
             connection = null;
-            which.close();
         }
+        // Outside the lock: the client runs this end handler holding the connection's lock, and close() takes it.
+        which.close();
     }
 
     private void onMessage(Response message) {
@@ -188,18 +192,23 @@ public class ThrottleResets {
     }
 
     @PreDestroy
-    synchronized void close() {
-        closed = true;
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
+    void close() {
+        RedisConnection current;
+        synchronized (this) {
+            closed = true;
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+            }
+            current = connection;
+            connection = null;
+            if (cache != null) {
+                cache.setUsable(false);
+            }
         }
-        RedisConnection current = connection;
-        connection = null;
+        // Outside the lock, as in dropped(): closing takes the connection's lock, which its end handler holds while
+        // it waits for ours.
         if (current != null) {
             current.close();
-        }
-        if (cache != null) {
-            cache.setUsable(false);
         }
     }
 }
