@@ -9,6 +9,7 @@ import java.util.Map;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.devui.PacerJsonRpcService;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
 import io.quarkus.deployment.IsDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
@@ -55,7 +56,7 @@ class PacerDevUiProcessor {
             row.put("algorithm", policy.getAlgorithm().name());
             row.put("limit", policy.getLimit());
             row.put("window", policy.getWindow());
-            row.put("burst", policy.getBurst() > 0 ? policy.getBurst() : policy.getLimit());
+            row.put("burst", ThrottleRules.effectiveBurst(policy.getLimit(), policy.getBurst()));
             row.put("shadow", policy.isShadow());
             row.put("declaredOn", policy.getDeclaredOn());
             rows.add(row);

@@ -6,6 +6,8 @@ import org.jboss.jandex.DotName;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
@@ -22,6 +24,8 @@ final class PacerDotNames {
     static final DotName THROTTLE_KEY = DotName.createSimple(ThrottleKey.class);
     static final DotName THROTTLE_KEY_RESOLVER = DotName.createSimple(ThrottleKeyResolver.class);
     static final DotName CLIENT_ADDRESS_KEY_RESOLVER = DotName.createSimple(ClientAddressKeyResolver.class);
+    static final DotName THROTTLED_INTERCEPTOR = DotName.createSimple(ThrottledInterceptor.class);
+    static final DotName THROTTLED_METHOD_INDEX = DotName.createSimple(ThrottledMethodIndex.class);
 
     static final DotName DELAYED = DotName.createSimple(Delayed.class);
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);

@@ -2,7 +2,9 @@ package io.quarkiverse.pacer.deployment;
 
 import static io.quarkiverse.pacer.deployment.PacerDotNames.CLIENT_ADDRESS_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED_INTERCEPTOR;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED_LIST;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED_METHOD_INDEX;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY_RESOLVER;
 
@@ -10,19 +12,23 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTransformation;
 import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
@@ -39,9 +45,13 @@ import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
+import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledMethods;
 import io.quarkiverse.pacer.runtime.throttle.RateLimitHeadersFilter;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
@@ -53,6 +63,7 @@ import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
@@ -79,21 +90,18 @@ class ThrottleProcessor {
 
     private static final Logger LOG = Logger.getLogger(ThrottleProcessor.class);
 
-    private static final String DEFAULT_WINDOW = "1s";
-    private static final String DEFAULT_MAX_WAIT = "1s";
-
     @BuildStep
     AdditionalIndexedClassesBuildItem indexThrottlingAnnotations() {
         return new AdditionalIndexedClassesBuildItem(Throttled.class.getName(), Throttled.List.class.getName(),
-                ThrottleKey.class.getName());
+                ThrottleKey.class.getName(), ThrottledMethodIndex.class.getName());
     }
 
     @BuildStep
     void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
         beans.produce(AdditionalBeanBuildItem.builder()
-                .addBeanClasses(ThrottledInterceptor.class, ThrottleEngine.class, ThrottleResets.class,
-                        DefaultThrottler.class, DefaultReactiveThrottler.class, ConcurrencyLeases.class,
-                        PrincipalKeyResolver.class)
+                .addBeanClasses(ThrottledInterceptor.class, ThrottledMethodIndex.class, ThrottleEngine.class,
+                        ThrottlePolicies.class, ThrottledMethods.class, ThrottleResets.class, DefaultThrottler.class,
+                        DefaultReactiveThrottler.class, ConcurrencyLeases.class, PrincipalKeyResolver.class)
                 .setUnremovable()
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {
@@ -166,14 +174,16 @@ class ThrottleProcessor {
         Map<String, PolicyDefinition> policies = new TreeMap<>();
         Map<String, String> policyOrigins = new TreeMap<>();
         List<MethodDefinition> methods = new ArrayList<>();
+        List<MethodKey> methodKeys = new ArrayList<>();
         // Sorted, so the first declaration of a shared policy name (and so every message) is reproducible.
         List<Map.Entry<MethodInfo, List<AnnotationInstance>>> sorted = new ArrayList<>(effective.entrySet());
         sorted.sort(Comparator.comparing(entry -> idOf(entry.getKey())));
         for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : sorted) {
             MethodDefinition definition = defineMethod(entry.getKey(), entry.getValue(), fromClass.get(entry.getKey()),
-                    capabilities, policies, policyOrigins, problems);
+                    index, capabilities, policies, policyOrigins, problems);
             if (definition != null) {
                 methods.add(definition);
+                methodKeys.add(MethodKey.of(entry.getKey()));
             }
         }
 
@@ -188,11 +198,11 @@ class ThrottleProcessor {
             }
         }
 
-        methods.sort(Comparator.comparing(MethodDefinition::getId));
+        // Already in id order (see above): the position of a definition is the index its method is bound to.
         for (MethodDefinition method : methods) {
             LOG.debugf("@Throttled method %s: policies %s", method.getId(), method.getPolicies());
         }
-        return new ThrottledMethodsBuildItem(new ArrayList<>(policies.values()), methods, problems);
+        return new ThrottledMethodsBuildItem(new ArrayList<>(policies.values()), methods, methodKeys, problems);
     }
 
     @BuildStep
@@ -201,6 +211,28 @@ class ThrottleProcessor {
             errors.produce(new ValidationErrorBuildItem(new DeploymentException(
                     "Invalid @Throttled usage:\n - " + String.join("\n - ", throttled.getProblems()))));
         }
+    }
+
+    /**
+     * Puts {@link ThrottledMethodIndex} on each {@code @Throttled} method: the interceptor reads it from the
+     * invocation's bindings to find the method's definition, which is recorded at the same position.
+     */
+    @BuildStep
+    AnnotationsTransformerBuildItem bindDefinitionIndexes(ThrottledMethodsBuildItem throttled) {
+        Map<MethodKey, Integer> indexes = new HashMap<>();
+        for (int i = 0; i < throttled.getMethodKeys().size(); i++) {
+            indexes.put(throttled.getMethodKeys().get(i), i);
+        }
+        Set<DotName> classes = new HashSet<>();
+        indexes.keySet().forEach(key -> classes.add(key.declaringClass()));
+        // The class first: it rules out almost every method of the bean archive without building its key.
+        Predicate<MethodInfo> throttledMethod = method -> classes.contains(method.declaringClass().name())
+                && indexes.containsKey(MethodKey.of(method));
+        return new AnnotationsTransformerBuildItem(AnnotationTransformation.forMethods()
+                .whenMethod(throttledMethod)
+                .transform(context -> context.add(AnnotationInstance.builder(THROTTLED_METHOD_INDEX)
+                        .add("value", indexes.get(MethodKey.of(context.declaration().asMethod())))
+                        .build())));
     }
 
     @BuildStep
@@ -232,7 +264,7 @@ class ThrottleProcessor {
         if (target.kind() == AnnotationTarget.Kind.METHOD) {
             onMethods.computeIfAbsent(target.asMethod(), m -> new ArrayList<>()).add(annotation);
         } else if (target.kind() == AnnotationTarget.Kind.CLASS
-                && !target.asClass().name().toString().equals(ThrottledInterceptor.class.getName())) {
+                && !target.asClass().name().equals(THROTTLED_INTERCEPTOR)) {
             onClasses.computeIfAbsent(target.asClass(), c -> new ArrayList<>()).add(annotation);
         }
     }
@@ -244,7 +276,7 @@ class ThrottleProcessor {
     }
 
     private static MethodDefinition defineMethod(MethodInfo method, List<AnnotationInstance> annotations,
-            boolean fromClass, Capabilities capabilities, Map<String, PolicyDefinition> policies,
+            boolean fromClass, IndexView index, Capabilities capabilities, Map<String, PolicyDefinition> policies,
             Map<String, String> policyOrigins, List<String> problems) {
         String where = fromClass
                 ? "@Throttled declared on " + method.declaringClass().name() + " (applied to " + display(method) + ")"
@@ -257,24 +289,22 @@ class ThrottleProcessor {
         long maxWaitMillis = 0;
         OnLimit onLimit = OnLimit.REJECT;
         for (AnnotationInstance annotation : annotations) {
-            String name = stringValue(annotation, "name", "");
+            String name = annotation.valueWithDefault(index, "name").asString();
             if (name.isEmpty()) {
                 name = method.declaringClass().name().toString() + "#" + method.name();
             }
             String at = where + (annotations.size() > 1 ? " (policy \"" + name + "\")" : "");
+            // limit has no default: an annotation without it is invalid, reported below.
             int limit = annotation.value("limit") == null ? 0 : annotation.value("limit").asInt();
-            String window = stringValue(annotation, "window", DEFAULT_WINDOW);
-            Algorithm algorithm = annotation.value("algorithm") == null ? Algorithm.TOKEN_BUCKET
-                    : Algorithm.valueOf(annotation.value("algorithm").asEnum());
-            int burst = annotation.value("burst") == null ? 0 : annotation.value("burst").asInt();
-            int cost = annotation.value("cost") == null ? 1 : annotation.value("cost").asInt();
-            boolean shadow = annotation.value("shadow") != null && annotation.value("shadow").asBoolean();
-            OnLimit policyOnLimit = annotation.value("onLimit") == null ? OnLimit.REJECT
-                    : OnLimit.valueOf(annotation.value("onLimit").asEnum());
-            String maxWait = stringValue(annotation, "maxWait", DEFAULT_MAX_WAIT);
-            AnnotationValue keyValue = annotation.value("key");
-            String key = keyValue == null || keyValue.asClass().name().equals(THROTTLE_KEY_RESOLVER) ? null
-                    : keyValue.asClass().name().toString();
+            String window = annotation.valueWithDefault(index, "window").asString();
+            Algorithm algorithm = Algorithm.valueOf(annotation.valueWithDefault(index, "algorithm").asEnum());
+            int burst = annotation.valueWithDefault(index, "burst").asInt();
+            int cost = annotation.valueWithDefault(index, "cost").asInt();
+            boolean shadow = annotation.valueWithDefault(index, "shadow").asBoolean();
+            OnLimit policyOnLimit = OnLimit.valueOf(annotation.valueWithDefault(index, "onLimit").asEnum());
+            String maxWait = annotation.valueWithDefault(index, "maxWait").asString();
+            DotName keyClass = annotation.valueWithDefault(index, "key").asClass().name();
+            String key = keyClass.equals(THROTTLE_KEY_RESOLVER) ? null : keyClass.toString();
 
             if (limit <= 0) {
                 problems.add(at + ": limit must be positive, was " + limit);
@@ -297,20 +327,19 @@ class ThrottleProcessor {
             if (burst < 0) {
                 problems.add(at + ": burst must be positive (or 0 for the limit), was " + burst);
             }
-            int effectiveBurst = burst == 0 ? limit : burst;
-            boolean bucket = algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET;
-            int capacity = bucket ? effectiveBurst : limit;
+            int effectiveBurst = ThrottleRules.effectiveBurst(limit, burst);
+            int capacity = ThrottleRules.capacity(algorithm, limit, effectiveBurst);
             if (cost <= 0) {
                 problems.add(at + ": cost must be positive, was " + cost);
             } else if (limit > 0 && cost > capacity) {
                 problems.add(at + ": cost " + cost + " exceeds the capacity " + capacity + " ("
-                        + (bucket ? "burst" : "limit") + "), so the call could never pass");
+                        + (ThrottleRules.usesBurst(algorithm) ? "burst" : "limit") + "), so the call could never pass");
             }
-            String inexact = ThrottleDurations.exactnessProblem(algorithm, limit, effectiveBurst, windowMicros, window);
+            String inexact = ThrottleRules.exactnessProblem(algorithm, limit, effectiveBurst, windowMicros, window);
             if (inexact != null) {
                 problems.add(at + ": " + inexact);
             }
-            if (key != null && key.equals(CLIENT_ADDRESS_KEY_RESOLVER.toString())
+            if (keyClass.equals(CLIENT_ADDRESS_KEY_RESOLVER)
                     && !capabilities.isPresent(Capability.VERTX_HTTP)) {
                 problems.add(at + ": key = ClientAddressKeyResolver.class needs Quarkus Vert.x HTTP (for example"
                         + " quarkus-rest), which the application does not have");
@@ -356,13 +385,15 @@ class ThrottleProcessor {
             problems.add(where + ": key = " + resolver + " and @ThrottleKey parameters both define the key; keep one");
         }
         definition.setKeyParameters(keyParameters);
+        definition.setReturnType(className(method.returnType()));
         return problems.size() == before ? definition : null;
     }
 
     private static boolean sameSettings(PolicyDefinition a, PolicyDefinition b) {
         return a.getAlgorithm() == b.getAlgorithm() && a.getLimit() == b.getLimit()
                 && ThrottleDurations.parseWindowMicros(a.getWindow()) == ThrottleDurations.parseWindowMicros(b.getWindow())
-                && (a.getBurst() == 0 ? a.getLimit() : a.getBurst()) == (b.getBurst() == 0 ? b.getLimit() : b.getBurst())
+                && ThrottleRules.effectiveBurst(a.getLimit(), a.getBurst())
+                        == ThrottleRules.effectiveBurst(b.getLimit(), b.getBurst())
                 && a.isShadow() == b.isShadow();
     }
 
@@ -372,9 +403,14 @@ class ThrottleProcessor {
                 + (policy.isShadow() ? " shadow" : "");
     }
 
-    private static String stringValue(AnnotationInstance annotation, String member, String defaultValue) {
-        AnnotationValue value = annotation.value(member);
-        return value == null ? defaultValue : value.asString();
+    /** The erased class of a return type, for the runtime to tell reactive methods apart; {@code null} otherwise. */
+    private static String className(Type type) {
+        return switch (type.kind()) {
+            case CLASS, PARAMETERIZED_TYPE -> type.name().toString();
+            case TYPE_VARIABLE -> type.asTypeVariable().bounds().isEmpty() ? null
+                    : className(type.asTypeVariable().bounds().get(0));
+            default -> null;
+        };
     }
 
     /** {@code com.acme.Api#ping()}, as messages show a method. */
@@ -382,7 +418,10 @@ class ThrottleProcessor {
         return method.declaringClass().name() + "#" + method.name() + "()";
     }
 
-    /** The same id as {@link MethodDefinition#idOf(java.lang.reflect.Method)} computes at runtime. */
+    /**
+     * {@code com.acme.Api#search(java.lang.String,int)}: orders the methods reproducibly and names them in messages
+     * and the Dev UI. Only the build computes it; the runtime finds a method by its {@link ThrottledMethodIndex}.
+     */
     static String idOf(MethodInfo method) {
         StringBuilder id = new StringBuilder(method.declaringClass().name().toString()).append('#')
                 .append(method.name()).append('(');

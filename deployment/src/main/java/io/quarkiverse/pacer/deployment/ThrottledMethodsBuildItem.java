@@ -13,12 +13,14 @@ public final class ThrottledMethodsBuildItem extends SimpleBuildItem {
 
     private final List<PolicyDefinition> policies;
     private final List<MethodDefinition> methods;
+    private final List<MethodKey> methodKeys;
     private final List<String> problems;
 
-    public ThrottledMethodsBuildItem(List<PolicyDefinition> policies, List<MethodDefinition> methods,
-            List<String> problems) {
+    ThrottledMethodsBuildItem(List<PolicyDefinition> policies, List<MethodDefinition> methods,
+            List<MethodKey> methodKeys, List<String> problems) {
         this.policies = List.copyOf(policies);
         this.methods = List.copyOf(methods);
+        this.methodKeys = List.copyOf(methodKeys);
         this.problems = List.copyOf(problems);
     }
 
@@ -28,6 +30,11 @@ public final class ThrottledMethodsBuildItem extends SimpleBuildItem {
 
     public List<MethodDefinition> getMethods() {
         return methods;
+    }
+
+    /** The method of each definition, at the same position as in {@link #getMethods()}. */
+    List<MethodKey> getMethodKeys() {
+        return methodKeys;
     }
 
     public List<String> getProblems() {

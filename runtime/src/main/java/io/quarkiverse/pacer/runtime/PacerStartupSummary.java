@@ -13,7 +13,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.runtime.delay.ConsumerSettings;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicy;
 import io.quarkus.runtime.StartupEvent;
 
@@ -29,9 +29,9 @@ public class PacerStartupSummary {
     /** Longest lists written in full; longer ones end with a count. */
     static final int MAX_LISTED = 12;
 
-    void onStart(@Observes @Priority(5000) StartupEvent event, ThrottleEngine engine, DelayedConsumers consumers,
+    void onStart(@Observes @Priority(5000) StartupEvent event, ThrottlePolicies policies, DelayedConsumers consumers,
             PacerRedis redis) {
-        String summary = summary(new TreeMap<>(engine.effectivePolicies()).values(), consumers.consumers());
+        String summary = summary(new TreeMap<>(policies.all()).values(), consumers.consumers());
         if (summary != null) {
             LOG.infof("Pacer on Redis client %s: %s", redis.clientDisplayName(), summary);
         }

@@ -8,7 +8,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -19,7 +19,7 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 @Singleton
 public class PacerConfigValidation {
 
-    void validate(@Observes @Priority(5) StartupEvent event, PacerConfig config, ThrottleEngine throttle) {
+    void validate(@Observes @Priority(5) StartupEvent event, PacerConfig config, ThrottlePolicies throttle) {
         List<String> problems = new ArrayList<>(throttle.configurationProblems());
         problems.addAll(DelayedConsumers.configurationProblems(config.delayed()));
         if (!problems.isEmpty()) {

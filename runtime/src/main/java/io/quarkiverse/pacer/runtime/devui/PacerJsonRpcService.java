@@ -25,9 +25,9 @@ import io.quarkiverse.pacer.runtime.throttle.DecisionCounts;
 import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
 import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicy;
-import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.smallrye.common.annotation.NonBlocking;
@@ -47,7 +47,7 @@ public class PacerJsonRpcService {
     static final int MAX_PAYLOAD_CHARS = 2000;
     static final int SCAN_CALLS = 20;
 
-    private final ThrottleEngine engine;
+    private final ThrottlePolicies policies;
     private final ReactiveThrottler throttler;
     private final ThrottleDefinitions definitions;
     private final PacerConfig config;
@@ -55,10 +55,10 @@ public class PacerJsonRpcService {
     private final DelayedConsumers consumers;
     private final UnconsumedQueues unconsumed;
 
-    PacerJsonRpcService(ThrottleEngine engine, ReactiveThrottler throttler, ThrottleDefinitions definitions,
+    PacerJsonRpcService(ThrottlePolicies policies, ReactiveThrottler throttler, ThrottleDefinitions definitions,
             PacerConfig config, RedisDelayedQueue queue, DelayedConsumers consumers, UnconsumedQueues unconsumed) {
         this.unconsumed = unconsumed;
-        this.engine = engine;
+        this.policies = policies;
         this.throttler = throttler;
         this.definitions = definitions;
         this.config = config;
@@ -80,7 +80,7 @@ public class PacerJsonRpcService {
             }
         }
         JsonArray rows = new JsonArray();
-        for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
+        for (ThrottlePolicy policy : new TreeMap<>(policies.all()).values()) {
             PolicyDefinition definition = declared.get(policy.name());
             PolicyConfig override = config.throttle().policies().get(policy.name());
             String property = "quarkus.pacer.throttle.\"" + policy.name() + "\".";
@@ -104,7 +104,7 @@ public class PacerJsonRpcService {
                     .put("enabled", policy.enabled())
                     .put("declaredOn", definition == null ? "configuration" : definition.getDeclaredOn())
                     .put("usedBy", new JsonArray(usedBy.getOrDefault(policy.name(), List.of())));
-            if (usesBurst(policy.algorithm())) {
+            if (ThrottleRules.usesBurst(policy.algorithm())) {
                 row.put("burst", policy.burst());
                 sources.put("burst", override != null && override.burst().isPresent() ? property + "burst"
                         : definition != null && definition.getBurst() > 0 ? annotation : "default (= limit)");
@@ -114,15 +114,11 @@ public class PacerJsonRpcService {
         return rows;
     }
 
-    private static boolean usesBurst(Algorithm algorithm) {
-        return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET;
-    }
-
     /** How the decisions of each policy came out in this instance since startup. */
     @NonBlocking
     public JsonArray getDecisionCounts() {
         JsonArray rows = new JsonArray();
-        for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
+        for (ThrottlePolicy policy : new TreeMap<>(policies.all()).values()) {
             DecisionCounts counts = policy.counts();
             rows.add(new JsonObject()
                     .put("policy", policy.name())
@@ -143,7 +139,7 @@ public class PacerJsonRpcService {
         String effectiveKey = key == null || key.isBlank() ? null : key;
         Set<String> global = globalPolicies();
         List<Uni<JsonObject>> peeks = new ArrayList<>();
-        for (ThrottlePolicy policy : new TreeMap<>(engine.effectivePolicies()).values()) {
+        for (ThrottlePolicy policy : new TreeMap<>(policies.all()).values()) {
             if (!policy.enabled()) {
                 continue;
             }

@@ -38,13 +38,16 @@ public class ConcurrencyLeases {
     private static final ThreadLocal<Scope> THREAD_SCOPE = ThreadLocal.withInitial(Scope::new);
 
     private final ThrottleEngine engine;
+    private final ThrottlePolicies policies;
     private final PacerRedis redis;
     private final Vertx vertx;
     private final PacerConfig config;
     private final ConcurrentHashMap<String, Boolean> reentrant = new ConcurrentHashMap<>();
 
-    ConcurrencyLeases(ThrottleEngine engine, PacerRedis redis, Vertx vertx, PacerConfig config) {
+    ConcurrencyLeases(ThrottleEngine engine, ThrottlePolicies policies, PacerRedis redis, Vertx vertx,
+            PacerConfig config) {
         this.engine = engine;
+        this.policies = policies;
         this.redis = redis;
         this.vertx = vertx;
         this.config = config;
@@ -182,7 +185,7 @@ public class ConcurrencyLeases {
         if (reentrantPermit != null) {
             return reentrantPermit;
         }
-        ThrottleOutcome outcome = engine.decideBlocking(stack, key, ThrottleStack.ACQUIRE);
+        ThrottleOutcome outcome = engine.decideBlocking(stack, key, ThrottleMode.ACQUIRE);
         if (!outcome.allowed()) {
             throw outcome.exception();
         }
@@ -198,14 +201,14 @@ public class ConcurrencyLeases {
                 return Uni.createFrom().item(reentrantPermit);
             }
             Scope scope = contextScope();
-            return engine.decide(stack, key, ThrottleStack.ACQUIRE).onItem().transformToUni(outcome -> outcome.allowed()
+            return engine.decide(stack, key, ThrottleMode.ACQUIRE).onItem().transformToUni(outcome -> outcome.allowed()
                     ? Uni.createFrom().item(LeasePermit.held(hold(outcome, scope)))
                     : Uni.createFrom().failure(outcome.exception()));
         });
     }
 
     private ThrottleStack permitStack(String policyName) {
-        ThrottleStack stack = engine.stackOf(policyName, 1);
+        ThrottleStack stack = policies.stackOf(policyName, 1);
         if (!stack.holdsLeases) {
             throw new IllegalArgumentException("Throttling policy \"" + policyName + "\" uses "
                     + stack.policies[0].algorithm + ": only CONCURRENCY policies hand out permits to hold and release;"

@@ -16,10 +16,12 @@ import io.smallrye.mutiny.Uni;
 public class DefaultReactiveThrottler implements ReactiveThrottler {
 
     private final ThrottleEngine engine;
+    private final ThrottlePolicies policies;
     private final ConcurrencyLeases leases;
 
-    DefaultReactiveThrottler(ThrottleEngine engine, ConcurrencyLeases leases) {
+    DefaultReactiveThrottler(ThrottleEngine engine, ThrottlePolicies policies, ConcurrencyLeases leases) {
         this.engine = engine;
+        this.policies = policies;
         this.leases = leases;
     }
 
@@ -44,19 +46,19 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
 
     @Override
     public Uni<ThrottleDecision> acquire(String policy, String key, int cost) {
-        return Uni.createFrom().deferred(() -> engine.decide(engine.stackOf(policy, cost), encode(key),
-                ThrottleStack.ACQUIRE)).map(outcome -> outcome.decision(0));
+        return Uni.createFrom().deferred(() -> engine.decide(policies.stackOf(policy, cost), encode(key),
+                ThrottleMode.ACQUIRE)).map(outcome -> outcome.decision(0));
     }
 
     @Override
     public Uni<ThrottleDecision> peek(String policy, String key) {
-        return Uni.createFrom().deferred(() -> engine.decide(engine.stackOf(policy, 1), encode(key),
-                ThrottleStack.PEEK)).map(outcome -> outcome.decision(0));
+        return Uni.createFrom().deferred(() -> engine.decide(policies.stackOf(policy, 1), encode(key),
+                ThrottleMode.PEEK)).map(outcome -> outcome.decision(0));
     }
 
     @Override
     public Uni<Void> reset(String policy, String key) {
-        return Uni.createFrom().deferred(() -> engine.reset(engine.stackOf(policy, 1), encode(key)));
+        return Uni.createFrom().deferred(() -> engine.reset(policies.stackOf(policy, 1), encode(key)));
     }
 
     static String encode(String key) {

@@ -13,10 +13,12 @@ import io.quarkiverse.pacer.throttle.Throttler;
 public class DefaultThrottler implements Throttler {
 
     private final ThrottleEngine engine;
+    private final ThrottlePolicies policies;
     private final ConcurrencyLeases leases;
 
-    DefaultThrottler(ThrottleEngine engine, ConcurrencyLeases leases) {
+    DefaultThrottler(ThrottleEngine engine, ThrottlePolicies policies, ConcurrencyLeases leases) {
         this.engine = engine;
+        this.policies = policies;
         this.leases = leases;
     }
 
@@ -27,21 +29,21 @@ public class DefaultThrottler implements Throttler {
 
     @Override
     public ThrottleDecision acquire(String policy, String key, int cost) {
-        ThrottleStack stack = engine.stackOf(policy, cost);
+        ThrottleStack stack = policies.stackOf(policy, cost);
         ThrottleEngine.checkMayBlock("Throttler.acquire");
-        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleStack.ACQUIRE).decision(0);
+        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleMode.ACQUIRE).decision(0);
     }
 
     @Override
     public ThrottleDecision peek(String policy, String key) {
-        ThrottleStack stack = engine.stackOf(policy, 1);
+        ThrottleStack stack = policies.stackOf(policy, 1);
         ThrottleEngine.checkMayBlock("Throttler.peek");
-        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleStack.PEEK).decision(0);
+        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleMode.PEEK).decision(0);
     }
 
     @Override
     public void reset(String policy, String key) {
-        ThrottleStack stack = engine.stackOf(policy, 1);
+        ThrottleStack stack = policies.stackOf(policy, 1);
         ThrottleEngine.checkMayBlock("Throttler.reset");
         engine.reset(stack, DefaultReactiveThrottler.encode(key)).await().atMost(engine.timeout());
     }

@@ -85,7 +85,7 @@ final class Lease implements AutoCloseable {
         }
         ThrottleStack stack = outcome.stack();
         ThrottleEngine engine = leases.engine();
-        leases.redis().eval(stack.script, stack.keys(outcome.key()), stack.args(ThrottleStack.RENEW, outcome.token()),
+        leases.redis().eval(stack.script, stack.keys(outcome.key()), stack.args(ThrottleMode.RENEW, outcome.token()),
                 engine.timeout())
                 .subscribe().with(response -> {
                     renewing.set(false);

@@ -18,8 +18,9 @@ public class MethodDefinition {
     private String keyResolver;
     private OnLimit onLimit = OnLimit.REJECT;
     private long maxWaitMillis;
+    private String returnType;
 
-    /** {@code com.acme.Api#search(java.lang.String,java.lang.String)}: see {@link #idOf(java.lang.reflect.Method)}. */
+    /** {@code com.acme.Api#search(java.lang.String,java.lang.String)}, for messages and the Dev UI. */
     public String getId() {
         return id;
     }
@@ -78,20 +79,12 @@ public class MethodDefinition {
         this.maxWaitMillis = maxWaitMillis;
     }
 
-    /**
-     * The identity of a method shared by build time (from Jandex) and runtime (from the intercepted method):
-     * {@code <declaring class>#<name>(<parameter type names, comma separated>)}.
-     */
-    public static String idOf(java.lang.reflect.Method method) {
-        StringBuilder id = new StringBuilder(method.getDeclaringClass().getName()).append('#').append(method.getName())
-                .append('(');
-        Class<?>[] types = method.getParameterTypes();
-        for (int i = 0; i < types.length; i++) {
-            if (i > 0) {
-                id.append(',');
-            }
-            id.append(types[i].getTypeName());
-        }
-        return id.append(')').toString();
+    /** The erased return type's class name, or {@code null} for primitives, {@code void} and arrays. */
+    public String getReturnType() {
+        return returnType;
+    }
+
+    public void setReturnType(String returnType) {
+        this.returnType = returnType;
     }
 }

@@ -19,6 +19,7 @@ public final class ThrottleDefinitions {
         return policies;
     }
 
+    /** Sorted by id; a method's position is the {@link ThrottledMethodIndex} the build bound it with. */
     public List<MethodDefinition> methods() {
         return methods;
     }

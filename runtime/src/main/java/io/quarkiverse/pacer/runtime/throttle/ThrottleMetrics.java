@@ -3,14 +3,11 @@ package io.quarkiverse.pacer.runtime.throttle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.quarkus.runtime.StartupEvent;
 
 /**
  * Micrometer metrics of throttling decisions, registered only when Micrometer is present:
@@ -30,10 +27,6 @@ public class ThrottleMetrics implements ThrottleObserver {
 
     ThrottleMetrics(MeterRegistry registry) {
         this.registry = registry;
-    }
-
-    void onStart(@Observes @Priority(20) StartupEvent event, ThrottleEngine engine) {
-        engine.setObserver(this);
     }
 
     @Override

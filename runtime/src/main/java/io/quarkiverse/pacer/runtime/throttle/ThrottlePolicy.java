@@ -58,14 +58,9 @@ public final class ThrottlePolicy {
         };
     }
 
-    /** Whether the burst (rather than the limit) is the capacity a single call's cost must fit in. */
-    static boolean usesBurst(Algorithm algorithm) {
-        return algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET;
-    }
-
     /** The most permits one call can ever take. */
     public int capacity() {
-        return usesBurst(algorithm) ? burst : limit;
+        return ThrottleRules.capacity(algorithm, limit, burst);
     }
 
     /** The base Redis key of this policy for an encoded key ({@code ""} for the global key). */

@@ -14,12 +14,6 @@ import io.quarkiverse.pacer.throttle.Algorithm;
  */
 public final class ThrottleStack {
 
-    static final int ACQUIRE = 0;
-    static final int PEEK = 1;
-    static final int RELEASE = 2;
-    static final int RESET = 3;
-    static final int RENEW = 4;
-
     private static final String NO_TOKEN = "-";
 
     final ThrottlePolicy[] policies;
@@ -28,7 +22,7 @@ public final class ThrottleStack {
     final boolean holdsLeases;
     /** The script with only the algorithms of these policies. */
     final LuaScript script;
-    private final String[][] argsByMode = new String[5][];
+    private final String[][] argsByMode = new String[ThrottleMode.values().length][];
     private final List<String> globalKeys;
 
     ThrottleStack(ThrottlePolicy[] policies, int[] costs) {
@@ -43,9 +37,9 @@ public final class ThrottleStack {
         this.needsToken = token;
         this.holdsLeases = leases;
         this.script = ThrottleScripts.forPolicies(policies);
-        for (int mode = ACQUIRE; mode <= RENEW; mode++) {
+        for (ThrottleMode mode : ThrottleMode.values()) {
             String[] args = new String[2 + 6 * policies.length];
-            args[0] = Integer.toString(mode);
+            args[0] = mode.arg;
             args[1] = NO_TOKEN;
             for (int i = 0; i < policies.length; i++) {
                 ThrottlePolicy policy = policies[i];
@@ -54,20 +48,16 @@ public final class ThrottleStack {
                 args[at + 1] = policy.limitArg;
                 args[at + 2] = policy.windowArg;
                 args[at + 3] = policy.burstArg;
-                args[at + 4] = Integer.toString(mode == PEEK ? 1 : costs[i]);
+                args[at + 4] = Integer.toString(mode == ThrottleMode.PEEK ? 1 : costs[i]);
                 args[at + 5] = policy.shadowArg;
             }
-            argsByMode[mode] = args;
+            argsByMode[mode.ordinal()] = args;
         }
         String[] keys = new String[policies.length];
         for (int i = 0; i < policies.length; i++) {
             keys[i] = policies[i].globalKey;
         }
         this.globalKeys = List.of(keys);
-    }
-
-    boolean isEmpty() {
-        return policies.length == 0;
     }
 
     List<String> keys(String encodedKey) {
@@ -86,8 +76,8 @@ public final class ThrottleStack {
         return Arrays.asList(keys);
     }
 
-    List<String> args(int mode, String token) {
-        return new Args(argsByMode[mode], token == null ? NO_TOKEN : token);
+    List<String> args(ThrottleMode mode, String token) {
+        return new Args(argsByMode[mode.ordinal()], token == null ? NO_TOKEN : token);
     }
 
     /** The precomputed ARGV with this call's token in place, without copying the array. */

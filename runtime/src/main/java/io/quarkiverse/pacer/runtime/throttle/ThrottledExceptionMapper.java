@@ -25,7 +25,7 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
         long retryAfterSeconds = Math.max(1, ceilSeconds(worst.retryAfter().toNanos() / 1000));
         RateLimitHeaders headers = new RateLimitHeaders();
         StringBuilder policiesJson = new StringBuilder();
-        Map<String, ThrottlePolicy> policies = Arc.container().instance(ThrottleEngine.class).get().policies();
+        Map<String, ThrottlePolicy> policies = Arc.container().instance(ThrottlePolicies.class).get().all();
         for (ThrottleDecision decision : exception.decisions()) {
             if (policiesJson.length() > 0) {
                 policiesJson.append(',');

@@ -25,16 +25,18 @@ import io.vertx.core.Context;
 public class ThrottledInterceptor {
 
     private final ThrottleEngine engine;
+    private final ThrottledMethods methods;
     private final ConcurrencyLeases leases;
 
-    ThrottledInterceptor(ThrottleEngine engine, ConcurrencyLeases leases) {
+    ThrottledInterceptor(ThrottleEngine engine, ThrottledMethods methods, ConcurrencyLeases leases) {
         this.engine = engine;
+        this.methods = methods;
         this.leases = leases;
     }
 
     @AroundInvoke
     Object throttle(InvocationContext invocation) throws Exception {
-        ThrottledMethod method = engine.method(invocation.getMethod());
+        ThrottledMethod method = methods.of(invocation);
         if (method == null) {
             return invocation.proceed();
         }
@@ -70,7 +72,7 @@ public class ThrottledInterceptor {
         if (Context.isOnEventLoopThread()) {
             ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
         }
-        ThrottleOutcome outcome = engine.decideBlocking(stack, key, ThrottleStack.ACQUIRE);
+        ThrottleOutcome outcome = engine.decideBlocking(stack, key, ThrottleMode.ACQUIRE);
         if (!outcome.allowed()) {
             long retryAfter = outcome.retryAfterMicros();
             if (!method.waits(retryAfter)) {
@@ -78,7 +80,7 @@ public class ThrottledInterceptor {
             }
             // A timed sleep on a worker or virtual thread: the waiting is the point, and nothing spins.
             TimeUnit.MICROSECONDS.sleep(retryAfter);
-            outcome = engine.decideBlocking(stack, key, ThrottleStack.ACQUIRE);
+            outcome = engine.decideBlocking(stack, key, ThrottleMode.ACQUIRE);
             if (!outcome.allowed()) {
                 throw outcome.exception();
             }
@@ -95,7 +97,7 @@ public class ThrottledInterceptor {
     /** Decides at subscription; rejections (after an optional wait on a timer) fail the returned Uni. */
     private Uni<ThrottleOutcome> permitted(ThrottledMethod method, ThrottleStack stack, String key,
             Context request) {
-        return engine.decide(stack, key, ThrottleStack.ACQUIRE).onItem().transformToUni(outcome -> {
+        return engine.decide(stack, key, ThrottleMode.ACQUIRE).onItem().transformToUni(outcome -> {
             if (outcome.allowed()) {
                 RateLimitHeaders.remember(request, outcome);
                 return Uni.createFrom().item(outcome);
@@ -106,7 +108,7 @@ public class ThrottledInterceptor {
             }
             return Uni.createFrom().voidItem()
                     .onItem().delayIt().by(Duration.ofNanos(retryAfter * 1000))
-                    .onItem().transformToUni(ignored -> engine.decide(stack, key, ThrottleStack.ACQUIRE))
+                    .onItem().transformToUni(ignored -> engine.decide(stack, key, ThrottleMode.ACQUIRE))
                     .onItem().transformToUni(retried -> {
                         if (!retried.allowed()) {
                             return Uni.createFrom().failure(retried.exception());

@@ -1,6 +1,5 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
-import java.lang.reflect.Method;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.interceptor.InvocationContext;
@@ -11,7 +10,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Everything the interceptor needs about one {@code @Throttled} method, prepared once (at first call) from the
+ * Everything the interceptor needs about one {@code @Throttled} method, prepared once at startup from the
  * build-time definition: the policy stack with its precomputed script arguments, how to form the key, and how the
  * method returns (blocking, {@code Uni}, {@code CompletionStage}, {@code Multi}).
  */
@@ -32,11 +31,11 @@ final class ThrottledMethod {
     private final int[] keyParameters;
     private final ThrottleKeyResolver resolver;
 
-    ThrottledMethod(String id, ThrottleStack stack, Method method, OnLimit onLimit, long maxWaitMicros,
+    ThrottledMethod(String id, ThrottleStack stack, Kind kind, OnLimit onLimit, long maxWaitMicros,
             int[] keyParameters, ThrottleKeyResolver resolver) {
         this.id = id;
         this.stack = stack;
-        this.kind = kindOf(method.getReturnType());
+        this.kind = kind;
         this.onLimit = onLimit;
         this.maxWaitMicros = maxWaitMicros;
         this.keyParameters = keyParameters;
@@ -57,7 +56,7 @@ final class ThrottledMethod {
         return onLimit == OnLimit.WAIT && retryAfterMicros > 0 && retryAfterMicros <= maxWaitMicros;
     }
 
-    private static Kind kindOf(Class<?> returnType) {
+    static Kind kindOf(Class<?> returnType) {
         if (Uni.class.isAssignableFrom(returnType)) {
             return Kind.UNI;
         }
