@@ -12,8 +12,8 @@ import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
 import io.quarkus.deployment.logging.LogCleanupFilterBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
-import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
+import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 
 /**
  * The plumbing both capabilities share: the feature, the Redis client Pacer uses and the Lua scripts.

@@ -24,11 +24,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
+import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
-import org.jboss.jandex.AnnotationTransformation;
 import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationTransformation;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
@@ -42,6 +43,7 @@ import io.quarkiverse.pacer.runtime.throttle.DefaultReactiveThrottler;
 import io.quarkiverse.pacer.runtime.throttle.DefaultThrottler;
 import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.RateLimitHeadersFilter;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
@@ -50,18 +52,17 @@ import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledMethods;
-import io.quarkiverse.pacer.runtime.throttle.RateLimitHeadersFilter;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledMethods;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
-import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkiverse.pacer.throttle.Throttled;
+import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -76,10 +77,9 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
-import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.resteasy.reactive.spi.ContainerResponseFilterBuildItem;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
-import jakarta.enterprise.inject.spi.DeploymentException;
+import io.quarkus.runtime.metrics.MetricsFactory;
 
 /**
  * Rate limiting: finds {@code @Throttled} methods with Jandex, validates them (every problem reported at once, naming
@@ -392,8 +392,8 @@ class ThrottleProcessor {
     private static boolean sameSettings(PolicyDefinition a, PolicyDefinition b) {
         return a.getAlgorithm() == b.getAlgorithm() && a.getLimit() == b.getLimit()
                 && ThrottleDurations.parseWindowMicros(a.getWindow()) == ThrottleDurations.parseWindowMicros(b.getWindow())
-                && ThrottleRules.effectiveBurst(a.getLimit(), a.getBurst())
-                        == ThrottleRules.effectiveBurst(b.getLimit(), b.getBurst())
+                && ThrottleRules.effectiveBurst(a.getLimit(), a.getBurst()) == ThrottleRules.effectiveBurst(b.getLimit(),
+                        b.getBurst())
                 && a.isShadow() == b.isShadow();
     }
 

@@ -15,16 +15,19 @@ import java.lang.annotation.Target;
  * are decoded with the application's Jackson {@code ObjectMapper}; {@code String} and {@code byte[]} pass through
  * untouched. There is at most one consumer method per queue; the build fails otherwise.
  *
- * <pre>{@code
- * @ApplicationScoped
- * public class OrderTimeouts {
+ * <pre>
+ * {
+ *     &#64;code
+ *     &#64;ApplicationScoped
+ *     public class OrderTimeouts {
  *
- *     @Delayed(value = "order-timeout", concurrency = 4, maxAttempts = 10, backoff = "2s", lease = "1m")
- *     void expire(OrderRef order) {
- *         orders.cancelIfUnpaid(order.id()); // idempotent: a message can be delivered more than once
+ *         @Delayed(value = "order-timeout", concurrency = 4, maxAttempts = 10, backoff = "2s", lease = "1m")
+ *         void expire(OrderRef order) {
+ *             orders.cancelIfUnpaid(order.id()); // idempotent: a message can be delivered more than once
+ *         }
  *     }
  * }
- * }</pre>
+ * </pre>
  *
  * <p>
  * Delivery is <em>at least once</em>. A claimed message is leased to one consumer for {@link #lease()}; a method

@@ -10,16 +10,18 @@ import io.smallrye.mutiny.Uni;
  * Schedules, cancels and inspects delayed messages without blocking: the reactive twin of {@link DelayedQueue}, safe
  * to use on a Vert.x event loop. Every returned {@link Uni} is lazy (nothing is sent to Redis until subscription).
  *
- * <pre>{@code
- * @Inject
+ * <pre>
+ * {@code
+ * &#64;Inject
  * ReactiveDelayedQueue queue;
  *
  * @POST
- * @Path("/orders/{id}")
+ * &#64;Path("/orders/{id}")
  * public Uni<String> place(long id) {
  *     return queue.schedule("order-timeout", "order-" + id, new OrderRef(id), Duration.ofMinutes(30));
  * }
- * }</pre>
+ * }
+ * </pre>
  *
  * <p>
  * Payloads are serialized with the application's Jackson {@code ObjectMapper}; {@code String} is stored as UTF-8 and

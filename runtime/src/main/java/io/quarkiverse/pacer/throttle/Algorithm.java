@@ -7,19 +7,47 @@ package io.quarkiverse.pacer.throttle;
  * Example:
  *
  * <pre>{@code
- * @Throttled(limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
+ * &#64;Throttled(limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
  * public List<Hit> search(String q) { ... }
  * }</pre>
  *
  * <table>
  * <caption>Algorithms at a glance</caption>
- * <tr><th>Algorithm</th><th>Accuracy</th><th>State per key</th></tr>
- * <tr><td>{@link #FIXED_WINDOW}</td><td>exact per calendar window; up to 2 &times; limit across a boundary</td><td>O(1)</td></tr>
- * <tr><td>{@link #SLIDING_WINDOW}</td><td>exact within one aligned window; weighted estimate across the boundary</td><td>O(1)</td></tr>
- * <tr><td>{@link #SLIDING_LOG}</td><td>exact over every rolling window</td><td>O(limit)</td></tr>
- * <tr><td>{@link #TOKEN_BUCKET}</td><td>exact: bursts of {@code burst}, long-run rate {@code limit/window}</td><td>O(1)</td></tr>
- * <tr><td>{@link #LEAKY_BUCKET}</td><td>exact GCRA, microsecond granularity</td><td>O(1)</td></tr>
- * <tr><td>{@link #CONCURRENCY}</td><td>exact number of calls in flight</td><td>O(limit)</td></tr>
+ * <tr>
+ * <th>Algorithm</th>
+ * <th>Accuracy</th>
+ * <th>State per key</th>
+ * </tr>
+ * <tr>
+ * <td>{@link #FIXED_WINDOW}</td>
+ * <td>exact per calendar window; up to 2 &times; limit across a boundary</td>
+ * <td>O(1)</td>
+ * </tr>
+ * <tr>
+ * <td>{@link #SLIDING_WINDOW}</td>
+ * <td>exact within one aligned window; weighted estimate across the boundary</td>
+ * <td>O(1)</td>
+ * </tr>
+ * <tr>
+ * <td>{@link #SLIDING_LOG}</td>
+ * <td>exact over every rolling window</td>
+ * <td>O(limit)</td>
+ * </tr>
+ * <tr>
+ * <td>{@link #TOKEN_BUCKET}</td>
+ * <td>exact: bursts of {@code burst}, long-run rate {@code limit/window}</td>
+ * <td>O(1)</td>
+ * </tr>
+ * <tr>
+ * <td>{@link #LEAKY_BUCKET}</td>
+ * <td>exact GCRA, microsecond granularity</td>
+ * <td>O(1)</td>
+ * </tr>
+ * <tr>
+ * <td>{@link #CONCURRENCY}</td>
+ * <td>exact number of calls in flight</td>
+ * <td>O(limit)</td>
+ * </tr>
  * </table>
  */
 public enum Algorithm {

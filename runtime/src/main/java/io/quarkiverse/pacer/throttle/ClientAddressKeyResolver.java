@@ -11,11 +11,13 @@ import io.quarkiverse.pacer.runtime.throttle.HttpClientAddress;
  * (for example through Quarkus REST); using it without fails the build. Calls outside an HTTP request share the
  * {@code null} key.
  *
- * <pre>{@code
- * @Throttled(limit = 20, window = "1s", key = ClientAddressKeyResolver.class)
+ * <pre>
+ * {@code
+ * &#64;Throttled(limit = 20, window = "1s", key = ClientAddressKeyResolver.class)
  * @GET
  * public String hello() { ... }
- * }</pre>
+ * }
+ * </pre>
  */
 @Singleton
 public class ClientAddressKeyResolver implements ThrottleKeyResolver {

@@ -6,7 +6,7 @@ package io.quarkiverse.pacer.throttle;
  * Example: wait up to two seconds for a permit instead of failing at once:
  *
  * <pre>{@code
- * @Throttled(limit = 5, window = "1s", onLimit = OnLimit.WAIT, maxWait = "2s")
+ * &#64;Throttled(limit = 5, window = "1s", onLimit = OnLimit.WAIT, maxWait = "2s")
  * public Quote fetchQuote(String symbol) { ... }
  * }</pre>
  */

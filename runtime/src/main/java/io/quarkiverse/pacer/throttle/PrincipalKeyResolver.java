@@ -14,7 +14,7 @@ import io.quarkus.arc.InstanceHandle;
  * key.
  *
  * <pre>{@code
- * @Throttled(limit = 60, window = "1m", key = PrincipalKeyResolver.class)
+ * &#64;Throttled(limit = 60, window = "1m", key = PrincipalKeyResolver.class)
  * public Profile me() { ... }
  * }</pre>
  */

@@ -16,7 +16,7 @@ import java.lang.annotation.Target;
  * fails the build.
  *
  * <pre>{@code
- * @Throttled(limit = 100, window = "1m")
+ * &#64;Throttled(limit = 100, window = "1m")
  * public Uni<List<Hit>> search(@ThrottleKey String tenant, String query) { ... } // 100 per minute per tenant
  * }</pre>
  */

@@ -10,13 +10,14 @@ import jakarta.interceptor.InvocationContext;
  * Two resolvers are built in: {@link PrincipalKeyResolver} (the caller's principal name) and
  * {@link ClientAddressKeyResolver} (the HTTP client's address, when Quarkus Vert.x HTTP is present).
  *
- * <pre>{@code
- * @ApplicationScoped
+ * <pre>
+ * {@code
+ * &#64;ApplicationScoped
  * public class ApiKeyResolver implements ThrottleKeyResolver {
- *     @Inject
+ *     &#64;Inject
  *     HttpHeaders headers;
  *
- *     @Override
+ *     &#64;Override
  *     public String resolve(InvocationContext invocation) {
  *         return headers.getHeaderString("X-Api-Key");
  *     }
@@ -24,7 +25,8 @@ import jakarta.interceptor.InvocationContext;
  *
  * @Throttled(limit = 1000, window = "1h", key = ApiKeyResolver.class)
  * public Report report() { ... }
- * }</pre>
+ * }
+ * </pre>
  */
 public interface ThrottleKeyResolver {
 

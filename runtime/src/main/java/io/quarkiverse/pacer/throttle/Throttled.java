@@ -16,21 +16,24 @@ import jakarta.interceptor.InterceptorBinding;
  * <p>
  * On a method, the policy applies to that method; on a bean class, to each non-private business method declared in
  * that class, each with its own policy named {@code <class FQCN>#<method>} unless {@code name} is set (a method's own
- * {@code @Throttled} wins over the class's). The annotation is not inherited by subclasses. The annotation is repeatable: stacked policies must
+ * {@code @Throttled} wins over the class's). The annotation is not inherited by subclasses. The annotation is repeatable:
+ * stacked policies must
  * <em>all</em> pass, and they are decided all-or-nothing in one script call (if one rejects, no permit of any of them
  * is consumed).
  *
- * <pre>{@code
- * @ApplicationScoped
+ * <pre>
+ * {@code
+ * &#64;ApplicationScoped
  * public class Api {
- *     @Throttled(limit = 10, window = "1s")                          // per method, shared by all instances
+ *     &#64;Throttled(limit = 10, window = "1s")                          // per method, shared by all instances
  *     public String ping() { ... }
  *
- *     @Throttled(name = "search", limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
+ *     &#64;Throttled(name = "search", limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
  *     @Throttled(name = "search-burst", limit = 5, window = "1s")   // stacked: all must pass
  *     public Uni<List<Hit>> search(@ThrottleKey String tenant, String q) { ... }
  * }
- * }</pre>
+ * }
+ * </pre>
  *
  * A rejected call throws {@link ThrottledException}; for methods returning {@code Uni} or {@code CompletionStage} the
  * check happens at subscription and the failure is delivered through the returned type. Invalid values (an

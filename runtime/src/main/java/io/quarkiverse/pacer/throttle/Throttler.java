@@ -9,7 +9,7 @@ package io.quarkiverse.pacer.throttle;
  * {@code quarkus.pacer.throttle."<policy>".limit} and {@code .window}.
  *
  * <pre>{@code
- * @Inject
+ * &#64;Inject
  * Throttler throttler;
  *
  * void export(String tenant) {

@@ -6,8 +6,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,7 +61,8 @@ public class DelayedBenchmarks {
     /** Pacer's schedule against Redisson's offer, 64 producers, with default Redis client settings. */
     static final double SCHEDULE_PEER_TARGET = 1.5;
 
-    private static final String[] PACER_SCRIPTS = { "delayed-schedule", "delayed-schedule-all", "delayed-claim", "delayed-ack", "delayed-nack",
+    private static final String[] PACER_SCRIPTS = { "delayed-schedule", "delayed-schedule-all", "delayed-claim", "delayed-ack",
+            "delayed-nack",
             "delayed-renew", "delayed-cancel", "delayed-size", "delayed-dead-letters", "delayed-replay",
             "delayed-purge", "server-time" };
 

@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.redis.client.Command;

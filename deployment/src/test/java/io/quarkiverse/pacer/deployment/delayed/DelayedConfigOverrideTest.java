@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkus.test.QuarkusUnitTest;
 

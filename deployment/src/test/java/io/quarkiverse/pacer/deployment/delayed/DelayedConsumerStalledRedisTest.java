@@ -3,9 +3,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisServer;
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
-import io.quarkiverse.pacer.deployment.support.StallingProxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,6 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.devservices.LocalRedisServer;
+import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
+import io.quarkiverse.pacer.deployment.support.StallingProxy;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -2,8 +2,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisServer;
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.deployment.devservices.LocalRedisServer;
+import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
 import io.quarkiverse.pacer.runtime.delay.RedisEvictionPolicyCheck;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
@@ -48,7 +48,6 @@ class DelayedEvictionPolicyWarningTest {
             .setLogRecordPredicate(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
             // One warning at startup, one from the test's own check.
             .assertLogRecords(records -> assertThat(warnings(records)).containsExactly(WARNING, WARNING));
-
 
     @Singleton
     static class Consumer {

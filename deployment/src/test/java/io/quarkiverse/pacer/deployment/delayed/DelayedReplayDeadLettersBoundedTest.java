@@ -4,7 +4,6 @@ import static io.quarkiverse.pacer.deployment.support.RedisCommands.send;
 import static io.quarkiverse.pacer.deployment.support.RedisCommands.setKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import java.time.Duration;
 
 import jakarta.inject.Inject;
@@ -13,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerStats;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkus.test.QuarkusUnitTest;

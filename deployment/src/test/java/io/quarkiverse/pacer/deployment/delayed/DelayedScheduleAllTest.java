@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +23,7 @@ import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.delay.ScheduledMessage;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 

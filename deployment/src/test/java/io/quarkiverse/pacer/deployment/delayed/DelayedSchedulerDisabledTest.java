@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** With quarkus.scheduler.enabled=false the application still starts and consumes (the poll falls back to Vert.x). */

@@ -3,8 +3,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
@@ -89,7 +89,8 @@ class DelayedTwoConsumersTest {
                 ack.add(claim.get(i + 1).toString());
             }
             if (!ack.isEmpty()) {
-                Response acked = redis.eval(ackScript, RedisCommands.shardKeys("pacer:d:{shared}:"), ack).await().atMost(Duration.ofSeconds(5));
+                Response acked = redis.eval(ackScript, RedisCommands.shardKeys("pacer:d:{shared}:"), ack).await()
+                        .atMost(Duration.ofSeconds(5));
                 assertThat(acked.toInteger()).isEqualTo(ack.size() / 2);
             }
         }

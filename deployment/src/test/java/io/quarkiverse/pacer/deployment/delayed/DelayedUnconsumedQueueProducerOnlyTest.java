@@ -2,8 +2,6 @@ package io.quarkiverse.pacer.deployment.delayed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.support.LogCapture;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.logging.Level;
 
@@ -15,6 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.support.LogCapture;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.delay.UnconsumedQueues;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -3,8 +3,6 @@ package io.quarkiverse.pacer.deployment.devservices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import io.quarkiverse.pacer.deployment.support.LogMessages;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 
@@ -14,6 +12,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.LogMessages;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -40,9 +40,10 @@ class PacerDevServicesCleanStartTest {
                         .isEmpty();
                 assertThat(records).filteredOn(r -> r.getLoggerName().equals(LocalRedisServer.class.getName()))
                         .singleElement()
-                        .satisfies(r -> assertThat(LogMessages.formatted(r)).startsWith("Pacer Dev Services started redis-server ")
-                                .contains("for Redis client <default>: quarkus.redis.hosts is not set, "
-                                        + "no container runtime (Docker, Podman) was found"));
+                        .satisfies(
+                                r -> assertThat(LogMessages.formatted(r)).startsWith("Pacer Dev Services started redis-server ")
+                                        .contains("for Redis client <default>: quarkus.redis.hosts is not set, "
+                                                + "no container runtime (Docker, Podman) was found"));
             });
 
     @Inject

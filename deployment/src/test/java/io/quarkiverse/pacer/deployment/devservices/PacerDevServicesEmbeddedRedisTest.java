@@ -2,8 +2,6 @@ package io.quarkiverse.pacer.deployment.devservices;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.support.LogMessages;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.util.logging.Level;
 
 import jakarta.inject.Inject;
@@ -11,6 +9,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.LogMessages;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -2,7 +2,6 @@ package io.quarkiverse.pacer.deployment.devservices;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 
 import jakarta.inject.Inject;
@@ -11,6 +10,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.redis.client.Command;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.devui.PacerJsonRpcService;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;

@@ -3,9 +3,6 @@ package io.quarkiverse.pacer.deployment.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
-import io.quarkiverse.pacer.deployment.support.ClusterReshard;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +25,9 @@ import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.deployment.support.ClusterReshard;
+import io.quarkiverse.pacer.deployment.support.RedisCommands;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Multi;
@@ -51,7 +51,8 @@ class ClusterDelayedTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Consumers.class, ClusterReshard.class, RedisInfo.class, RedisCommands.class))
+            .withApplicationRoot(
+                    jar -> jar.addClasses(Consumers.class, ClusterReshard.class, RedisInfo.class, RedisCommands.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster")
             .overrideConfigKey("quarkus.pacer.delayed.shards", Integer.toString(SHARDS))
             .overrideConfigKey("quarkus.pacer.delayed.batch-size", "20")
@@ -247,7 +248,8 @@ class ClusterDelayedTest {
         Request request = Request.cmd(Command.EVAL).arg(script.source()).arg(keys.size());
         keys.forEach(request::arg);
         args.forEach(request::arg);
-        return client.send(request).toCompletionStage().toCompletableFuture().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
+        return client.send(request).toCompletionStage().toCompletableFuture()
+                .orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
                 .join();
     }
 

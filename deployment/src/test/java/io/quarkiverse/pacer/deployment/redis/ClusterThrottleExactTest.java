@@ -3,8 +3,6 @@ package io.quarkiverse.pacer.deployment.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
+import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyBuilder;

@@ -3,9 +3,6 @@ package io.quarkiverse.pacer.deployment.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisSentinel;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +22,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.deployment.devservices.LocalRedisSentinel;
+import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.ThrottledException;

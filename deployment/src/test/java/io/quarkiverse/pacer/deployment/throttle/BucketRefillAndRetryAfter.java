@@ -9,8 +9,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.Throttler;
 import io.vertx.redis.client.Command;
@@ -60,7 +60,10 @@ abstract class BucketRefillAndRetryAfter {
                 .until(() -> redisTimeMicros() >= afterRejection + retryAfter);
         assertThat(throttler.acquire("refill", null).allowed()).isTrue();
 
-        long pttl = redis.send(Request.cmd(Command.PTTL).arg(ThrottleKeyLayout.baseKey("pacer", "refill", "", "refill") + ":" + keySuffix())).await().atMost(Duration.ofSeconds(5))
+        long pttl = redis
+                .send(Request.cmd(Command.PTTL)
+                        .arg(ThrottleKeyLayout.baseKey("pacer", "refill", "", "refill") + ":" + keySuffix()))
+                .await().atMost(Duration.ofSeconds(5))
                 .toLong();
         assertThat(pttl).isPositive().isLessThanOrEqualTo(5001);
     }

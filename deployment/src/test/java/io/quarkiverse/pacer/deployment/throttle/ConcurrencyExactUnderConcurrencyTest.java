@@ -3,9 +3,6 @@ package io.quarkiverse.pacer.deployment.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +15,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;

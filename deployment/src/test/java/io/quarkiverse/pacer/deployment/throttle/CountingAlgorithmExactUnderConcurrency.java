@@ -2,9 +2,6 @@ package io.quarkiverse.pacer.deployment.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import java.time.Duration;
 import java.util.List;
 
@@ -12,6 +9,9 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.ThrottledException;
@@ -64,7 +64,8 @@ abstract class CountingAlgorithmExactUnderConcurrency {
             assertThat(ATTEMPTS).isGreaterThanOrEqualTo(4 * LIMIT);
             assertThat(admitted).isEqualTo(LIMIT);
             List<String> keys = second.throttleKeys();
-            assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).startsWith(SecondInstance.globalKey(policy()) + ":"));
+            assertThat(keys).isNotEmpty()
+                    .allSatisfy(key -> assertThat(key).startsWith(SecondInstance.globalKey(policy()) + ":"));
             assertThat(keys).allSatisfy(key -> assertThat(second.pttl(key)).as("PTTL of %s", key).isPositive());
         }
     }

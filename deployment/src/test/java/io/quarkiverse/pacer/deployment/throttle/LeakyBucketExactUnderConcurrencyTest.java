@@ -1,8 +1,5 @@
 package io.quarkiverse.pacer.deployment.throttle;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +7,9 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;

@@ -1,8 +1,5 @@
 package io.quarkiverse.pacer.deployment.throttle;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +7,9 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
@@ -17,7 +17,8 @@ import io.quarkus.test.QuarkusUnitTest;
 /**
  * SLIDING_WINDOW: exactly {@value CountingAlgorithmExactUnderConcurrency#LIMIT} of
  * {@value CountingAlgorithmExactUnderConcurrency#ATTEMPTS} concurrent calls over two instances are admitted
- * (with the previous window empty the estimate is the current count, so exactly `limit`: the documented bound of at most `limit` within one aligned window, reached).
+ * (with the previous window empty the estimate is the current count, so exactly `limit`: the documented bound of at most
+ * `limit` within one aligned window, reached).
  */
 class SlidingWindowExactUnderConcurrencyTest extends CountingAlgorithmExactUnderConcurrency {
 

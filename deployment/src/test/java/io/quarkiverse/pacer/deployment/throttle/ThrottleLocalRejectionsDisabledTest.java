@@ -2,12 +2,12 @@ package io.quarkiverse.pacer.deployment.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.throttle.Throttler;
 import io.quarkus.test.QuarkusUnitTest;

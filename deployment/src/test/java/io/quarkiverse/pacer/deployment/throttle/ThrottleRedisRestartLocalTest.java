@@ -1,8 +1,8 @@
 package io.quarkiverse.pacer.deployment.throttle;
 
-import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** {@code on-redis-failure=local} through a Redis outage; see {@link ThrottleRedisRestartScenario}. */

@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.deployment.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,6 +10,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;

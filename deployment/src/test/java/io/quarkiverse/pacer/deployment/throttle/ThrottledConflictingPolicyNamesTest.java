@@ -3,13 +3,13 @@ package io.quarkiverse.pacer.deployment.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.quarkiverse.pacer.deployment.support.Failures;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Failures;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -24,7 +24,9 @@ class ThrottledConflictingPolicyNamesTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledConflictingPolicyNamesTest$Api#second(): policy \"shared\" is also declared on io.quarkiverse.pacer.deployment.throttle.ThrottledConflictingPolicyNamesTest$Api#").contains("with different settings");
+                        .contains(
+                                "@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledConflictingPolicyNamesTest$Api#second(): policy \"shared\" is also declared on io.quarkiverse.pacer.deployment.throttle.ThrottledConflictingPolicyNamesTest$Api#")
+                        .contains("with different settings");
             });
 
     @Test

@@ -3,13 +3,13 @@ package io.quarkiverse.pacer.deployment.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.quarkiverse.pacer.deployment.support.Failures;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Failures;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
@@ -25,8 +25,10 @@ class ThrottledCostAboveCapacityTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledCostAboveCapacityTest$Api#tooExpensive(): cost 6 exceeds the capacity 5 (limit), so the call could never pass")
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledCostAboveCapacityTest$Api#aboveBurst(): cost 11 exceeds the capacity 10 (burst), so the call could never pass");
+                        .contains(
+                                "@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledCostAboveCapacityTest$Api#tooExpensive(): cost 6 exceeds the capacity 5 (limit), so the call could never pass")
+                        .contains(
+                                "@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledCostAboveCapacityTest$Api#aboveBurst(): cost 11 exceeds the capacity 10 (burst), so the call could never pass");
             });
 
     @Test

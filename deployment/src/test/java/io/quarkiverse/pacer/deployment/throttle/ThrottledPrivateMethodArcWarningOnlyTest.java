@@ -3,13 +3,13 @@ package io.quarkiverse.pacer.deployment.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.quarkiverse.pacer.deployment.support.Failures;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Failures;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -26,7 +26,8 @@ class ThrottledPrivateMethodArcWarningOnlyTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledPrivateMethodArcWarningOnlyTest$Api#secret(): private methods cannot be intercepted");
+                        .contains(
+                                "@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledPrivateMethodArcWarningOnlyTest$Api#secret(): private methods cannot be intercepted");
             });
 
     @Test

@@ -3,13 +3,13 @@ package io.quarkiverse.pacer.deployment.throttle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.quarkiverse.pacer.deployment.support.Failures;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Failures;
 import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
@@ -25,7 +25,8 @@ class ThrottledUnparseableMaxWaitTest {
             .assertException(failure -> {
                 assertThat(failure).isInstanceOf(DeploymentException.class);
                 assertThat(Failures.messages(failure))
-                        .contains("@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledUnparseableMaxWaitTest$Api#ping(): maxWait \"a while\" is not a duration");
+                        .contains(
+                                "@Throttled declared on io.quarkiverse.pacer.deployment.throttle.ThrottledUnparseableMaxWaitTest$Api#ping(): maxWait \"a while\" is not a duration");
             });
 
     @Test

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
+import io.netty.channel.EventLoopGroup;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
@@ -18,7 +19,6 @@ import io.quarkus.redis.client.RedisClientName;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import io.netty.channel.EventLoopGroup;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.impl.VertxInternal;
 import io.vertx.core.impl.VertxThread;

@@ -1,11 +1,10 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-
-import java.time.Duration;
 
 import jakarta.inject.Singleton;
 
@@ -15,8 +14,8 @@ import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.ContextInternal;

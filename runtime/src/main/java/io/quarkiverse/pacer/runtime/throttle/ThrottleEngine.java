@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.Priority;

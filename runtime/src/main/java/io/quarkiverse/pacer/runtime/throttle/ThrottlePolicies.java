@@ -71,7 +71,8 @@ public class ThrottlePolicies {
         ThrottlePolicy policy = all().get(policyName);
         if (policy == null) {
             throw new IllegalArgumentException("Unknown throttling policy \"" + policyName
-                    + "\": declare it with @Throttled(name = \"" + policyName + "\", ...) or configure quarkus.pacer.throttle.\""
+                    + "\": declare it with @Throttled(name = \"" + policyName
+                    + "\", ...) or configure quarkus.pacer.throttle.\""
                     + policyName + "\".limit and .window");
         }
         if (cost > policy.capacity()) {
