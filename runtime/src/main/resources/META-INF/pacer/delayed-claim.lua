@@ -20,11 +20,7 @@ local MOVING_RETRY = 1000
 -- A lease that expired belongs to a consumer that died or stalled: the message is due again, at its old due time.
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(expired) do
-    local v = redis.call('HGET', KEYS[4], id)
-    local e, due, a, r, at
-    if v then
-        e, due, a, r, at = string.match(v, '^(%a)(%-?%d+):(%d+):(%d+):()')
-    end
+    local e, due, a, r, v, at = read_message(id)
     if e then
         redis.call('ZREM', KEYS[2], id)
         redis.call('HDEL', KEYS[5], id)
@@ -39,11 +35,7 @@ local out = {now, -1, #expired}
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 local deadline = now + tonumber(ARGV[2])
 for i, id in ipairs(ids) do
-    local v = redis.call('HGET', KEYS[4], id)
-    local e, due, a, r, at
-    if v then
-        e, due, a, r, at = string.match(v, '^(%a)(%-?%d+):(%d+):(%d+):()')
-    end
+    local e, due, a, r, v, at = read_message(id)
     if not e then
         redis.call('ZADD', KEYS[1], now + MOVING_RETRY, id)
     else

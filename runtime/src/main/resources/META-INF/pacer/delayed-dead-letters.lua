@@ -10,11 +10,7 @@ local out = {}
 local entries = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
 for i = 1, #entries, 2 do
     local id = entries[i]
-    local v = redis.call('HGET', KEYS[4], id)
-    local e, a, at
-    if v then
-        e, a, at = string.match(v, '^(%a)%-?%d+:(%d+):%d+:()')
-    end
+    local e, _, a, _, v, at = read_message(id)
     if e then
         out[#out + 1] = id
         out[#out + 1] = redis.call('HGET', KEYS[6], id) or ''

@@ -14,11 +14,7 @@ local dead = (not waiting) and redis.call('ZSCORE', KEYS[3], id)
 if not waiting and not dead then
     return 0
 end
-local v = redis.call('HGET', KEYS[4], id)
-local e, a, r, at
-if v then
-    e, a, r, at = string.match(v, '^(%a)%-?%d+:(%d+):(%d+):()')
-end
+local e, _, a, r, v, at = read_message(id)
 -- An index entry whose message is gone (evicted or deleted) cannot be delivered: drop the entry, store nothing.
 if not e then
     redis.call('ZREM', waiting and KEYS[1] or KEYS[3], id)

@@ -35,11 +35,7 @@ for _, id in ipairs(ids) do
     redis.call('ZREM', KEYS[3], id)
     redis.call('HDEL', KEYS[5], id)
     redis.call('HDEL', KEYS[6], id)
-    local v = redis.call('HGET', KEYS[4], id)
-    local e, at
-    if v then
-        e, at = string.match(v, '^(%a)%-?%d+:%d+:%d+:()')
-    end
+    local e, _, _, _, v, at = read_message(id)
     if e then
         redis.call('HSET', KEYS[4], id, string.format('%s%d:0:0:', e, now) .. string.sub(v, at))
         redis.call('ZADD', KEYS[1], now, id)

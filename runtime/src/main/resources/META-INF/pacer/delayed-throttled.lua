@@ -13,16 +13,9 @@ local id = ARGV[1]
 if redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
     return {0, -1}
 end
-local v = redis.call('HGET', KEYS[4], id)
-local e, a, r, at
-if v then
-    e, a, r, at = string.match(v, '^(%a)%-?%d+:(%d+):(%d+):()')
-end
+local e, _, a, r, v, at = read_message(id)
 if not e then
-    -- A claim whose message is gone (evicted, deleted) cannot be delivered: drop what is left of it.
-    redis.call('ZREM', KEYS[2], id)
-    redis.call('HDEL', KEYS[5], id)
-    redis.call('HDEL', KEYS[4], id)
+    drop_vanished_claim(id)
     return {0, -1}
 end
 local t = redis.call('TIME')

@@ -12,11 +12,7 @@ local entries = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCO
 local cut = tonumber(ARGV[2])
 for i = 1, #entries, 2 do
     local id = entries[i]
-    local v = redis.call('HGET', KEYS[4], id)
-    local e, a, r, at
-    if v then
-        e, a, r, at = string.match(v, '^(%a)%-?%d+:(%d+):(%d+):()')
-    end
+    local e, _, a, r, v, at = read_message(id)
     if e then
         out[#out + 1] = id
         out[#out + 1] = tonumber(entries[i + 1])

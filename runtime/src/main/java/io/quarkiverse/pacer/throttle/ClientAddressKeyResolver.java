@@ -14,7 +14,7 @@ import io.quarkiverse.pacer.runtime.throttle.HttpClientAddress;
  * <pre>
  * {@code
  * &#64;Throttled(limit = 20, window = "1s", key = ClientAddressKeyResolver.class)
- * @GET
+ * &#64;GET
  * public String hello() { ... }
  * }
  * </pre>

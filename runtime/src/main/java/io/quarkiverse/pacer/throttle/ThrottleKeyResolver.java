@@ -23,7 +23,7 @@ import jakarta.interceptor.InvocationContext;
  *     }
  * }
  *
- * @Throttled(limit = 1000, window = "1h", key = ApiKeyResolver.class)
+ * &#64;Throttled(limit = 1000, window = "1h", key = ApiKeyResolver.class)
  * public Report report() { ... }
  * }
  * </pre>

@@ -29,7 +29,7 @@ import jakarta.interceptor.InterceptorBinding;
  *     public String ping() { ... }
  *
  *     &#64;Throttled(name = "search", limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
- *     @Throttled(name = "search-burst", limit = 5, window = "1s")   // stacked: all must pass
+ *     &#64;Throttled(name = "search-burst", limit = 5, window = "1s")   // stacked: all must pass
  *     public Uni<List<Hit>> search(@ThrottleKey String tenant, String q) { ... }
  * }
  * }

@@ -27,6 +27,7 @@ import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
 /**
@@ -57,14 +58,15 @@ public class DelayedBenchmarks {
     @Inject
     DelayedBulkBenchmarks bulk;
 
-    /** Pacer's scripts, to name an EVALSHA in the slow log; a name missing from the runtime is simply skipped. */
     /** Pacer's schedule against Redisson's offer, 64 producers, with default Redis client settings. */
     static final double SCHEDULE_PEER_TARGET = 1.5;
 
-    private static final String[] PACER_SCRIPTS = { "delayed-schedule", "delayed-schedule-all", "delayed-claim", "delayed-ack",
-            "delayed-nack",
-            "delayed-renew", "delayed-cancel", "delayed-size", "delayed-dead-letters", "delayed-replay",
-            "delayed-purge", "server-time" };
+    /** Pacer's scripts, to name an EVALSHA in the slow log. */
+
+    private static final List<LuaScript> PACER_SCRIPTS = List.of(DelayedScripts.SCHEDULE, DelayedScripts.SCHEDULE_ALL,
+            DelayedScripts.CLAIM, DelayedScripts.ACK, DelayedScripts.NACK, DelayedScripts.RENEW, DelayedScripts.CANCEL,
+            DelayedScripts.SIZE, DelayedScripts.DEAD_LETTERS, DelayedScripts.REPLAY, DelayedScripts.PURGE,
+            LuaScript.load("server-time"));
 
     private final Map<String, String> scriptNames = new HashMap<>();
 
@@ -77,12 +79,8 @@ public class DelayedBenchmarks {
     public void run(BenchmarkContext context) throws Exception {
         BenchmarkSettings settings = context.settings();
         queue = queues.isUnsatisfied() ? null : queues.get();
-        for (String name : PACER_SCRIPTS) {
-            try {
-                scriptNames.put(LuaScript.load(name).sha1(), name);
-            } catch (RuntimeException absent) {
-                // not in this build
-            }
+        for (LuaScript script : PACER_SCRIPTS) {
+            scriptNames.put(script.sha1(), script.name());
         }
         if (queue == null) {
             LOG.warn("Pacer's DelayedQueue bean is missing from this build: only the Redisson rows run");

@@ -22,7 +22,7 @@ import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
-import io.quarkiverse.pacer.runtime.redis.LuaScript;
+import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.redis.client.Response;
@@ -74,7 +74,7 @@ class DelayedLeaseExpiryTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> consumers.stats("leases").claimed() == 2);
 
         queue.schedule("leases", "victim", "victim", Duration.ZERO);
-        Response claim = redis.eval(LuaScript.load("delayed-claim"),
+        Response claim = redis.eval(DelayedScripts.CLAIM,
                 RedisCommands.shardKeys("pacer:d:{leases}:"),
                 List.of("10", "500", "100", "dead-consumer")).await().atMost(Duration.ofSeconds(5));
         List<String> claimedIds = new ArrayList<>();

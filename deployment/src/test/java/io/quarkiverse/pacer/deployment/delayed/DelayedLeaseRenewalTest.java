@@ -19,6 +19,7 @@ import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
@@ -67,7 +68,7 @@ class DelayedLeaseRenewalTest {
         queue.schedule("long-running", "slow", "payload", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.started.size() == 1);
 
-        LuaScript claim = LuaScript.load("delayed-claim");
+        LuaScript claim = DelayedScripts.CLAIM;
         int competingClaims = 0;
         while (consumer.finished.isEmpty()) {
             Response response = redis.eval(claim,

@@ -23,6 +23,7 @@ import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
@@ -74,8 +75,8 @@ class DelayedTwoConsumersTest {
                 .onItem().transformToUni(i -> reactiveQueue.schedule("shared", "m-" + i, "m-" + i, due)).merge(16)
                 .collect().asList().await().atMost(Duration.ofSeconds(60));
 
-        LuaScript claimScript = LuaScript.load("delayed-claim");
-        LuaScript ackScript = LuaScript.load("delayed-ack");
+        LuaScript claimScript = DelayedScripts.CLAIM;
+        LuaScript ackScript = DelayedScripts.ACK;
         List<String> otherInstance = new ArrayList<>();
         int call = 0;
         while (queue.size("shared") > 0) {

@@ -28,6 +28,7 @@ import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Multi;
@@ -105,8 +106,8 @@ class ClusterDelayedTest {
     void everyMessageIsDeliveredWhenASecondInstanceDiesHoldingMessages() throws Exception {
         scheduleAll("orders", Instant.now().plusMillis(1000));
 
-        LuaScript claim = LuaScript.load("delayed-claim");
-        LuaScript ack = LuaScript.load("delayed-ack");
+        LuaScript claim = DelayedScripts.CLAIM;
+        LuaScript ack = DelayedScripts.ACK;
         List<String> acked = new ArrayList<>();
         List<String> lostWithTheInstance = new ArrayList<>();
         Redis other = clusterClient();

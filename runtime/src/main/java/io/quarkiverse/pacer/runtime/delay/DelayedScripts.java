@@ -2,23 +2,26 @@ package io.quarkiverse.pacer.runtime.delay;
 
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
-/** The Lua scripts of delay queues, loaded once. */
-final class DelayedScripts {
+/**
+ * The Lua scripts of delay queues, loaded once. Those that read a stored message run with delayed-message.lua (the
+ * one reader of the stored layout) joined in front. Public for tests that play a second instance.
+ */
+public final class DelayedScripts {
 
-    static final LuaScript SCHEDULE = LuaScript.load("delayed-schedule");
-    static final LuaScript SCHEDULE_ALL = LuaScript.load("delayed-schedule-all");
-    static final LuaScript CLAIM = LuaScript.load("delayed-claim");
-    static final LuaScript ACK = LuaScript.load("delayed-ack");
-    static final LuaScript NACK = LuaScript.load("delayed-nack");
-    static final LuaScript THROTTLED = LuaScript.load("delayed-throttled");
-    static final LuaScript RENEW = LuaScript.load("delayed-renew");
-    static final LuaScript CANCEL = LuaScript.load("delayed-cancel");
-    static final LuaScript SIZE = LuaScript.load("delayed-size");
-    static final LuaScript DEAD_LETTERS = LuaScript.load("delayed-dead-letters");
-    static final LuaScript REPLAY = LuaScript.load("delayed-replay");
-    static final LuaScript PURGE = LuaScript.load("delayed-purge");
-    static final LuaScript DELIVER_NOW = LuaScript.load("delayed-deliver-now");
-    static final LuaScript WAITING = LuaScript.load("delayed-waiting");
+    public static final LuaScript SCHEDULE = LuaScript.load("delayed-schedule");
+    public static final LuaScript SCHEDULE_ALL = LuaScript.load("delayed-schedule-all");
+    public static final LuaScript CLAIM = readingMessages("delayed-claim");
+    public static final LuaScript ACK = LuaScript.load("delayed-ack");
+    public static final LuaScript NACK = readingMessages("delayed-nack");
+    public static final LuaScript THROTTLED = readingMessages("delayed-throttled");
+    public static final LuaScript RENEW = LuaScript.load("delayed-renew");
+    public static final LuaScript CANCEL = LuaScript.load("delayed-cancel");
+    public static final LuaScript SIZE = LuaScript.load("delayed-size");
+    public static final LuaScript DEAD_LETTERS = readingMessages("delayed-dead-letters");
+    public static final LuaScript REPLAY = readingMessages("delayed-replay");
+    public static final LuaScript PURGE = LuaScript.load("delayed-purge");
+    public static final LuaScript DELIVER_NOW = readingMessages("delayed-deliver-now");
+    public static final LuaScript WAITING = readingMessages("delayed-waiting");
 
     /** Most (id, token) pairs one ack or renew call carries, so one call's work stays small. */
     static final int MAX_PAIRS_PER_CALL = 256;
@@ -30,5 +33,9 @@ final class DelayedScripts {
     static final int DEAD_LETTER_BATCH = 500;
 
     private DelayedScripts() {
+    }
+
+    private static LuaScript readingMessages(String name) {
+        return LuaScript.join(name, "delayed-message", name);
     }
 }

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.throttle;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;
@@ -146,27 +147,26 @@ public class ThrottledInterceptor {
 
     @SuppressWarnings("unchecked")
     private Uni<Object> proceedUni(InvocationContext invocation, ThrottleOutcome outcome, ConcurrencyLeases.Scope scope) {
-        Lease lease = hold(outcome, scope);
-        Uni<Object> result;
-        try {
-            result = (Uni<Object>) proceedHolding(invocation, lease);
-        } catch (Exception e) {
-            return Uni.createFrom().failure(e);
-        }
-        return lease != null ? result.onTermination().invoke(lease::close) : result;
+        return proceedReactive(invocation, outcome, scope, result -> (Uni<Object>) result);
     }
 
     @SuppressWarnings("unchecked")
     private Uni<Object> proceedStage(InvocationContext invocation, ThrottleOutcome outcome,
             ConcurrencyLeases.Scope scope) {
+        return proceedReactive(invocation, outcome, scope,
+                result -> Uni.createFrom().completionStage((CompletionStage<Object>) result));
+    }
+
+    /** Runs the method and holds its leases until the returned {@link Uni} terminates. */
+    private Uni<Object> proceedReactive(InvocationContext invocation, ThrottleOutcome outcome,
+            ConcurrencyLeases.Scope scope, Function<Object, Uni<Object>> asUni) {
         Lease lease = hold(outcome, scope);
-        CompletionStage<Object> stage;
+        Uni<Object> result;
         try {
-            stage = (CompletionStage<Object>) proceedHolding(invocation, lease);
+            result = asUni.apply(proceedHolding(invocation, lease));
         } catch (Exception e) {
             return Uni.createFrom().failure(e);
         }
-        Uni<Object> result = Uni.createFrom().completionStage(stage);
         return lease != null ? result.onTermination().invoke(lease::close) : result;
     }
 

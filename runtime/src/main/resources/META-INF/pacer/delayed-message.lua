@@ -1,0 +1,24 @@
+-- delayed-message: joined in front of every delay-queue script that reads a stored message (DelayedScripts), so the
+-- layout of a stored message has one reader. KEYS[4] is the shard's messages HASH (see DelayedKeys), where message
+-- <id> is the field <id> with the value '<encoding><due millis>:<attempts>:<redeliveries>:<payload>'.
+
+-- Message `id` as stored: its encoding, due millis, attempts and redeliveries (as text), the stored value, and where
+-- the payload starts in it; nothing when the message is gone (evicted, deleted) or unreadable.
+local function read_message(id)
+    local v = redis.call('HGET', KEYS[4], id)
+    if not v then
+        return nil
+    end
+    local e, due, a, r, at = string.match(v, '^(%a)(%-?%d+):(%d+):(%d+):()')
+    if not e then
+        return nil
+    end
+    return e, due, a, r, v, at
+end
+
+-- A claim whose message is gone cannot be delivered: drops what is left of it (in-flight entry, token, field).
+local function drop_vanished_claim(id)
+    redis.call('ZREM', KEYS[2], id)
+    redis.call('HDEL', KEYS[5], id)
+    redis.call('HDEL', KEYS[4], id)
+end
