@@ -22,3 +22,25 @@ local function drop_vanished_claim(id)
     redis.call('HDEL', KEYS[5], id)
     redis.call('HDEL', KEYS[4], id)
 end
+
+-- Message `id` of a claim presenting claim token `token`, as read_message returns it; nothing when the claim was lost
+-- (the message was reclaimed or rescheduled since) or the message is gone (what is left of the claim is dropped).
+local function read_claimed_message(id, token)
+    if redis.call('HGET', KEYS[5], id) ~= token then
+        return nil
+    end
+    local e, due, a, r, v, at = read_message(id)
+    if not e then
+        drop_vanished_claim(id)
+        return nil
+    end
+    return e, due, a, r, v, at
+end
+
+-- Dead letter `id` as a list of at most one id: empty when `id` is not a dead letter.
+local function dead_letter_ids(id)
+    if redis.call('ZSCORE', KEYS[3], id) then
+        return {id}
+    end
+    return {}
+end

@@ -18,12 +18,8 @@
 -- fail halfway (Redis does not roll a script back).
 -- Work: O(log n + payload) for n messages in the queue
 local id = ARGV[1]
-if redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
-    return {0, -1}
-end
-local e, due, attempts, r, v, at = read_message(id)
+local e, due, attempts, r, v, at = read_claimed_message(id, ARGV[2])
 if not e then
-    drop_vanished_claim(id)
     return {0, -1}
 end
 due = tonumber(due)

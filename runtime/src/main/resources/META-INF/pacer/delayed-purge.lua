@@ -8,10 +8,7 @@
 -- Work: O(ARGV[2] * log n) for n dead letters
 local ids
 if ARGV[1] ~= '' then
-    ids = {}
-    if redis.call('ZSCORE', KEYS[3], ARGV[1]) then
-        ids[1] = ARGV[1]
-    end
+    ids = dead_letter_ids(ARGV[1])
 else
     ids = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[2]) - 1)
 end

@@ -22,10 +22,7 @@ end
 local pending = 0
 local ids
 if ARGV[1] ~= '' then
-    ids = {}
-    if redis.call('ZSCORE', KEYS[3], ARGV[1]) then
-        ids[1] = ARGV[1]
-    end
+    ids = dead_letter_ids(ARGV[1])
 else
     pending = redis.call('ZCOUNT', KEYS[3], '-inf', cutoff)
     ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', cutoff, 'LIMIT', 0, tonumber(ARGV[2]))

@@ -10,12 +10,8 @@
 -- Returns: {outcome, due millis}: outcome 0 = token mismatch (the claim was lost, nothing changed), 4 = rescheduled
 -- Work: O(log n + payload) for n messages in the queue
 local id = ARGV[1]
-if redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
-    return {0, -1}
-end
-local e, _, a, r, v, at = read_message(id)
+local e, _, a, r, v, at = read_claimed_message(id, ARGV[2])
 if not e then
-    drop_vanished_claim(id)
     return {0, -1}
 end
 local t = redis.call('TIME')

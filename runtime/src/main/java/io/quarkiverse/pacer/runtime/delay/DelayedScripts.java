@@ -3,8 +3,8 @@ package io.quarkiverse.pacer.runtime.delay;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
 /**
- * The Lua scripts of delay queues, loaded once. Those that read a stored message run with delayed-message.lua (the
- * one reader of the stored layout) joined in front. Public for tests that play a second instance.
+ * The Lua scripts of delay queues, loaded once. Those that read a stored message or a dead letter run with
+ * delayed-message.lua (the one reader of the stored layout) joined in front. Public for tests that play a second instance.
  */
 public final class DelayedScripts {
 
@@ -19,7 +19,7 @@ public final class DelayedScripts {
     public static final LuaScript SIZE = LuaScript.load("delayed-size");
     public static final LuaScript DEAD_LETTERS = readingMessages("delayed-dead-letters");
     public static final LuaScript REPLAY = readingMessages("delayed-replay");
-    public static final LuaScript PURGE = LuaScript.load("delayed-purge");
+    public static final LuaScript PURGE = readingMessages("delayed-purge");
     public static final LuaScript DELIVER_NOW = readingMessages("delayed-deliver-now");
     public static final LuaScript WAITING = readingMessages("delayed-waiting");
 
