@@ -128,9 +128,7 @@ final class DelayedConsumerLoop {
         claimAgain = false;
         String nonce = noncePrefix + (++nonceSequence);
         List<String> args = List.of(Integer.toString(max), leaseArgument, RECLAIM_ARGUMENT, nonce);
-        consumer.redis.eval(DelayedScripts.CLAIM, keys.all, args).subscribe().with(
-                response -> consumer.onContext(() -> claimed(response, max)),
-                failure -> consumer.onContext(() -> claimFailed(failure)));
+        consumer.call(DelayedScripts.CLAIM, keys.all, args, response -> claimed(response, max), this::claimFailed);
     }
 
     private void claimFailed(Throwable failure) {

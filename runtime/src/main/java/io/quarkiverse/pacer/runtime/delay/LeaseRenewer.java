@@ -63,12 +63,10 @@ final class LeaseRenewer {
             args.add(leaseArgument);
             args.addAll(pairs.subList(from, Math.min(pairs.size(), from + chunk)));
             calls++;
-            consumer.redis.eval(DelayedScripts.RENEW, keys.all, args).subscribe().with(
-                    renewed -> consumer.onContext(this::done),
-                    failure -> consumer.onContext(() -> {
-                        LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
-                        done();
-                    }));
+            consumer.call(DelayedScripts.RENEW, keys.all, args, renewed -> done(), failure -> {
+                LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
+                done();
+            });
         }
     }
 
