@@ -54,13 +54,13 @@ final class AckBatcher {
         args.addAll(pending.subList(0, end));
         pending.subList(0, end).clear();
         inFlight = true;
-        consumer.call(DelayedScripts.ACK, keys.all, args,
-                acked -> {
+        consumer.redis.eval(DelayedScripts.ACK, keys.all, args).subscribe().with(
+                acked -> consumer.onContext(() -> {
                     failures = 0;
                     inFlight = false;
                     flush();
-                },
-                failure -> failed(args, failure));
+                }),
+                failure -> consumer.onContext(() -> failed(args, failure)));
     }
 
     private void failed(List<String> args, Throwable failure) {
@@ -68,7 +68,7 @@ final class AckBatcher {
         if (++failures >= MAX_SEND_ATTEMPTS) {
             failures = 0;
             LOG.warnf("Acknowledging %d messages of delay queue %s failed, they will be redelivered when their leases"
-                    + " expire: %s", args.size() / 2, keys.queue, failure.toString());
+                    + " expire: %s", (args.size() - 1) / 2, keys.queue, failure.toString());
             flush();
             return;
         }

@@ -128,7 +128,9 @@ final class DelayedConsumerLoop {
         claimAgain = false;
         String nonce = noncePrefix + (++nonceSequence);
         List<String> args = List.of(Integer.toString(max), leaseArgument, RECLAIM_ARGUMENT, nonce);
-        consumer.call(DelayedScripts.CLAIM, keys.all, args, response -> claimed(response, max), this::claimFailed);
+        consumer.redis.eval(DelayedScripts.CLAIM, keys.all, args).subscribe().with(
+                response -> consumer.onContext(() -> claimed(response, max)),
+                failure -> consumer.onContext(() -> claimFailed(failure)));
     }
 
     private void claimFailed(Throwable failure) {

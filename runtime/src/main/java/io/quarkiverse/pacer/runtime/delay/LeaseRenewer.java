@@ -63,10 +63,12 @@ final class LeaseRenewer {
             args.add(leaseArgument);
             args.addAll(pairs.subList(from, Math.min(pairs.size(), from + chunk)));
             calls++;
-            consumer.call(DelayedScripts.RENEW, keys.all, args, renewed -> done(), failure -> {
-                LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
-                done();
-            });
+            consumer.redis.eval(DelayedScripts.RENEW, keys.all, args).subscribe().with(
+                    renewed -> consumer.onContext(this::done),
+                    failure -> consumer.onContext(() -> {
+                        LOG.warnf("Renewing leases on delay queue %s failed: %s", keys.queue, failure.toString());
+                        done();
+                    }));
         }
     }
 

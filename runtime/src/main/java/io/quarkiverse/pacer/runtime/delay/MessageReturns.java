@@ -76,34 +76,37 @@ final class MessageReturns {
 
     private void send(ClaimedMessage message, LuaScript script, List<String> scriptKeys, List<String> args,
             String reason, int attempt) {
-        consumer.call(script, scriptKeys, args, response -> {
-            switch (ReturnOutcome.of(response.get(0).toInteger())) {
-                case RETRIED -> {
-                    counters.retried.incrementAndGet();
-                    dueAgainAt.accept(response.get(1).toLong());
-                }
-                case DEAD_LETTERED -> {
-                    counters.deadLettered.incrementAndGet();
-                    LOG.warnf("Message %s of delay queue %s was dead-lettered: %s", message.id(), keys.queue, reason);
-                }
-                case THROTTLED -> {
-                    counters.throttled.incrementAndGet();
-                    dueAgainAt.accept(response.get(1).toLong());
-                }
-                case RELEASED, UNCHANGED -> {
-                }
-            }
-            done();
-        }, failure -> {
-            if (attempt < MAX_SEND_ATTEMPTS) {
-                consumer.vertx.setTimer(RetryDelay.afterFailures(attempt, ThreadLocalRandom.current().nextDouble()),
-                        id -> send(message, script, scriptKeys, args, reason, attempt + 1));
-                return;
-            }
-            LOG.warnf("Returning message %s of delay queue %s failed, its lease will expire: %s", message.id(),
-                    keys.queue, failure.toString());
-            done();
-        });
+        consumer.redis.eval(script, scriptKeys, args).subscribe().with(
+                response -> consumer.onContext(() -> {
+                    switch (ReturnOutcome.of(response.get(0).toInteger())) {
+                        case RETRIED -> {
+                            counters.retried.incrementAndGet();
+                            dueAgainAt.accept(response.get(1).toLong());
+                        }
+                        case DEAD_LETTERED -> {
+                            counters.deadLettered.incrementAndGet();
+                            LOG.warnf("Message %s of delay queue %s was dead-lettered: %s", message.id(), keys.queue,
+                                    reason);
+                        }
+                        case THROTTLED -> {
+                            counters.throttled.incrementAndGet();
+                            dueAgainAt.accept(response.get(1).toLong());
+                        }
+                        case RELEASED, UNCHANGED -> {
+                        }
+                    }
+                    done();
+                }),
+                failure -> consumer.onContext(() -> {
+                    if (attempt < MAX_SEND_ATTEMPTS) {
+                        consumer.vertx.setTimer(RetryDelay.afterFailures(attempt, ThreadLocalRandom.current().nextDouble()),
+                                id -> send(message, script, scriptKeys, args, reason, attempt + 1));
+                        return;
+                    }
+                    LOG.warnf("Returning message %s of delay queue %s failed, its lease will expire: %s", message.id(),
+                            keys.queue, failure.toString());
+                    done();
+                }));
     }
 
     private void done() {

@@ -3,14 +3,10 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.function.Consumer;
 
-import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import io.vertx.redis.client.Response;
 
 /**
  * The consumer of one queue in this instance: its settings and handler, and the shard loops reading the queue, which
@@ -51,24 +47,6 @@ final class QueueConsumer {
     }
 
     /** Runs {@code action} on the consumer's context: at once when already there. */
-    /**
-     * Runs a script and continues on this consumer's context with its answer or failure. The call is answered on a
-     * plain future: no Mutiny operator, and so no context propagation, per call of the delivery path.
-     */
-    void call(LuaScript script, List<String> keys, List<String> args, Consumer<Response> onResponse,
-            Consumer<Throwable> onFailure) {
-        redis.evalFuture(script, keys, args, redis.timeout()).whenComplete((response, failure) -> {
-            if (failure == null) {
-                onContext(() -> onResponse.accept(response));
-            } else {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause()
-                        : failure;
-                onContext(() -> onFailure.accept(cause));
-            }
-        });
-    }
-
     void onContext(Runnable action) {
         if (Vertx.currentContext() == context) {
             action.run();
