@@ -68,7 +68,7 @@ final class AckBatcher {
         if (++failures >= MAX_SEND_ATTEMPTS) {
             failures = 0;
             LOG.warnf("Acknowledging %d messages of delay queue %s failed, they will be redelivered when their leases"
-                    + " expire: %s", (args.size() - 1) / 2, keys.queue, failure.toString());
+                    + " expire: %s", args.size() / 2, keys.queue, failure.toString());
             flush();
             return;
         }
