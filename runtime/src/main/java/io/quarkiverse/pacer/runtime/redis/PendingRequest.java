@@ -28,7 +28,9 @@ final class PendingRequest {
     private ContextInternal context;
 
     /**
-     * @param onResponse and {@code onFailure}: the caller's answer, exactly one of them called once
+     * @param onResponse called with Redis's answer
+     * @param onFailure called with the failure instead; exactly one of the two is called, once
+     * @param callerContext the event-loop context to answer on, or {@code null} to answer on the connection's thread
      */
     PendingRequest(Request request, long budgetNanos, Consumer<Response> onResponse, Consumer<Throwable> onFailure,
             Context callerContext) {

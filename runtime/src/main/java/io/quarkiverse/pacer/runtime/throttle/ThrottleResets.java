@@ -76,7 +76,7 @@ public class ThrottleResets implements RedisSubscription.Listener {
             return;
         }
         timerId = vertx.setPeriodic(HEARTBEAT_MILLIS, id -> heartbeat());
-        subscribe();
+        subscription.open();
     }
 
     /**
@@ -94,10 +94,6 @@ public class ThrottleResets implements RedisSubscription.Listener {
                     .replaceWithVoid();
         }
         return published;
-    }
-
-    private void subscribe() {
-        subscription.open();
     }
 
     @Override
@@ -120,7 +116,7 @@ public class ThrottleResets implements RedisSubscription.Listener {
             }
         }
         if (!subscription.isOpen()) {
-            subscribe();
+            subscription.open();
             return;
         }
         if (cache.usable() && System.nanoTime() - lastMessageNanos > TimeUnit.MILLISECONDS.toNanos(SILENCE_MILLIS)) {
