@@ -78,6 +78,16 @@ public interface PacerBuildTimeConfig {
          */
         @WithDefault("standalone")
         Topology topology();
+
+        /**
+         * With {@code topology=cluster}: how many replicas each of the three masters gets ({@code CLUSTER REPLICATE}),
+         * so that a master that dies is failed over to its replica. {@code 0} (the default) starts three masters only;
+         * {@code 1} starts three masters and three replicas, to try (and test) a failover. Every node runs with
+         * {@code cluster-node-timeout 2000} and {@code cluster-require-full-coverage no}, so the slots of surviving
+         * masters keep answering while a master is down.
+         */
+        @WithDefault("0")
+        int clusterReplicas();
     }
 
     enum Topology {
