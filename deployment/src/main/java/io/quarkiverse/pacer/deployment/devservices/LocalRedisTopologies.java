@@ -15,23 +15,26 @@ import io.quarkus.redis.runtime.client.config.RedisConfig;
 final class LocalRedisTopologies {
 
     /** Identifies the service for reuse across dev-mode restarts: same topology, executable and client. */
-    record LocalRedisTopologyConfig(String clientName, String redisServer, Topology topology) {
+    record LocalRedisTopologyConfig(String clientName, String redisServer, Topology topology, int clusterReplicas) {
     }
 
     private LocalRedisTopologies() {
     }
 
-    static DevServicesResultBuildItem devService(Topology topology, String clientName, Path executable) {
+    static DevServicesResultBuildItem devService(Topology topology, int clusterReplicas, String clientName,
+            Path executable) {
         String hosts = RedisConfig.getPropertyName(clientName, RedisConfig.HOSTS);
         String clientType = RedisConfig.getPropertyName(clientName, "client-type");
-        LocalRedisTopologyConfig config = new LocalRedisTopologyConfig(clientName, executable.toString(), topology);
+        LocalRedisTopologyConfig config = new LocalRedisTopologyConfig(clientName, executable.toString(), topology,
+                clusterReplicas);
         if (topology == Topology.CLUSTER) {
             return DevServicesResultBuildItem.<LocalRedisCluster> owned()
                     .feature(PacerProcessor.FEATURE)
                     .serviceName(clientName)
-                    .description("Local Redis Cluster (3 masters) for Redis client " + clientName)
+                    .description("Local Redis Cluster (3 masters, " + clusterReplicas + " replica(s) each) for Redis client "
+                            + clientName)
                     .serviceConfig(config)
-                    .startable(() -> new LocalRedisCluster(executable))
+                    .startable(() -> new LocalRedisCluster(executable, clusterReplicas))
                     .configProvider(Map.of(
                             hosts, LocalRedisCluster::hosts,
                             clientType, cluster -> "cluster"))

@@ -31,6 +31,8 @@ import io.quarkus.runtime.configuration.ConfigUtils;
 class PacerDevServicesProcessor {
 
     private static final Logger LOG = Logger.getLogger(PacerDevServicesProcessor.class);
+    /** Three masters with two replicas each are nine processes: enough to try any failover locally. */
+    private static final int MAX_CLUSTER_REPLICAS = 2;
 
     /** Identifies our service for reuse across dev-mode restarts: same executable and client, same server. */
     record LocalRedisServiceConfig(String clientName, String redisServer) {
@@ -111,7 +113,12 @@ class PacerDevServicesProcessor {
         }
 
         if (topology != Topology.STANDALONE) {
-            devServices.produce(LocalRedisTopologies.devService(topology, clientName, server.path()));
+            int clusterReplicas = pacerConfig.devservices().clusterReplicas();
+            if (clusterReplicas < 0 || clusterReplicas > MAX_CLUSTER_REPLICAS) {
+                throw new IllegalStateException("quarkus.pacer.devservices.cluster-replicas must be between 0 and "
+                        + MAX_CLUSTER_REPLICAS + ", was " + clusterReplicas);
+            }
+            devServices.produce(LocalRedisTopologies.devService(topology, clusterReplicas, clientName, server.path()));
             return;
         }
         String because = reason;

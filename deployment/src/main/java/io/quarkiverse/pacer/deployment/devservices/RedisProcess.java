@@ -40,9 +40,10 @@ public final class RedisProcess {
 
     /**
      * Starts {@code executable} on {@code port} in a fresh directory under {@code parent} with the extra arguments
-     * (or, for a sentinel, with the given configuration file contents) and waits until it answers {@code PING}.
+     * (or, for a sentinel, with the given configuration file contents) and waits until it answers {@code PING}. Tests
+     * use it to restart a node they killed, on its port and in its directory.
      */
-    static RedisProcess start(Path executable, Path parent, int port, List<String> extraArguments,
+    public static RedisProcess start(Path executable, Path parent, int port, List<String> extraArguments,
             String sentinelConfig) {
         Path dir = parent.resolve(Integer.toString(port));
         Process process;
@@ -77,7 +78,7 @@ public final class RedisProcess {
         return started;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
@@ -181,7 +182,7 @@ public final class RedisProcess {
     }
 
     /** Asks the redis-server to exit, then kills it if it has not exited within 5 s. */
-    void stop() {
+    public void stop() {
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {
