@@ -213,17 +213,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             args.set(1, Integer.toString((args.size() - 2) / 4));
             calls.add(durability == Durability.REPLICAS
                     ? redis.evalAndWait(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).all, args, 1,
-                            durabilityTimeout).map(replicated -> {
-                                if (replicated.replicas() < 1) {
-                                    throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: no"
-                                            + " replica acknowledged " + (args.size() - 2) / 4 + " messages of queue "
-                                            + queue + " within " + durabilityTimeout
-                                            + " (quarkus.pacer.delayed.durability-timeout); the primary stored them,"
-                                            + " but a failover could lose them. Check the replicas (INFO replication)"
-                                            + " and call scheduleAll again: every message is an upsert");
-                                }
-                                return replicated.response();
-                            })
+                            durabilityTimeout).map(
+                                    replicated -> confirmed(replicated,
+                                            (args.size() - 2) / 4 + " messages of queue " + queue,
+                                            "call scheduleAll again: every message is an upsert"))
                     : redis.eval(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).all, args));
         }
         // Subscribed together, the calls are written to Redis back to back: one round trip.
@@ -232,6 +225,18 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             metrics.scheduled(queue, ids.size());
             unconsumed.scheduledOn(queue);
         }).replaceWith(ids);
+    }
+
+    private Response confirmed(PacerRedis.ReplicatedResponse replicated, String what, String again) {
+        if (replicated.replicas() >= 1) {
+            return replicated.response();
+        }
+        Throwable lost = replicated.waitFailure();
+        throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: " + what + " stored by the primary"
+                + " but not confirmed by a replica " + (lost == null ? "within " + durabilityTimeout
+                        + " (quarkus.pacer.delayed.durability-timeout)" : "(WAIT failed: " + lost.getMessage() + ")")
+                + "; it may be delivered, or lost by a failover. Check the replicas (INFO replication) and " + again,
+                lost);
     }
 
     @SuppressWarnings("unchecked")
@@ -290,16 +295,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 k.wakeChannel);
         Supplier<Uni<Response>> written = () -> durability == Durability.REPLICAS
                 ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.all, args, 1, durabilityTimeout)
-                        .map(replicated -> {
-                            if (replicated.replicas() < 1) {
-                                throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: no replica"
-                                        + " acknowledged message " + id + " of queue " + queue + " within "
-                                        + durabilityTimeout + " (quarkus.pacer.delayed.durability-timeout); the primary"
-                                        + " stored it, but a failover could lose it. Check the replicas (INFO"
-                                        + " replication) and schedule it again: scheduling by id is an upsert");
-                            }
-                            return replicated.response();
-                        })
+                        .map(replicated -> confirmed(replicated, "message " + id + " of queue " + queue,
+                                "schedule it again with the same id: scheduling by id is an upsert"))
                 : redis.eval(DelayedScripts.SCHEDULE, k.all, args);
         Supplier<Uni<Boolean>> operation = () -> written.get()
                 .map(r -> r.get(0).toInteger() == 1)

@@ -1,13 +1,18 @@
 package io.quarkiverse.pacer.runtime.redis;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
 
 import io.netty.channel.EventLoopGroup;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
@@ -16,8 +21,10 @@ import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InstanceHandle;
 import io.quarkus.redis.client.RedisClientName;
+import io.quarkus.redis.runtime.client.config.RedisClientConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.impl.VertxInternal;
@@ -25,6 +32,8 @@ import io.vertx.core.impl.VertxThread;
 import io.vertx.core.spi.transport.Transport;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -38,23 +47,32 @@ import io.vertx.redis.client.Response;
  * cannot be reached, and with Redis's own error when Redis answers with one. Client-side load alone never fails a
  * request.
  * <p>
+ * On Redis Cluster ({@code quarkus.redis.client-type=cluster}) Pacer routes each request to the master of its key's
+ * slot itself ({@link ClusterRouter}), over connections of its own per master, so one unreachable master stops only the
+ * requests of its slots; Standalone and Sentinel use one group of connections ({@link NodeConnections}).
+ * <p>
  * Scripts run with {@code EVALSHA}; on {@code NOSCRIPT} (Redis restarted, failed over or ran {@code SCRIPT FLUSH}) the
  * same call is retried once with {@code EVAL}, which also caches the script again, so callers never see the error.
  */
 @Singleton
 public class PacerRedis {
 
+    private static final Logger LOG = Logger.getLogger(PacerRedis.class);
+
+    /** How often the slot map of a Redis Cluster is read again, whatever happens. */
+    static final Duration CLUSTER_REFRESH_INTERVAL = Duration.ofSeconds(5);
+    /** A node's answer with the slot map, at most; then the next node is asked. */
+    static final Duration CLUSTER_REFRESH_BUDGET = Duration.ofSeconds(1);
+
     private final String clientName;
     private final RedisTransportConfig transport;
     private final Vertx vertx;
-    private final AtomicInteger next = new AtomicInteger();
     private volatile Redis redis;
-    private volatile PipelinedConnection[] connections;
-    /** For writes followed by {@code WAIT} ({@code quarkus.pacer.delayed.durability=replicas}); opened on first use. */
-    private volatile PipelinedConnection durableConnection;
+    /** Standalone and Sentinel: the one group of connections. */
+    private volatile NodeConnections single;
+    /** Redis Cluster: connections per master, routed by slot. */
+    private volatile ClusterRouter cluster;
     private EventLoopGroup eventLoops;
-    private volatile Redis ownClient;
-    private boolean ownsClient;
 
     PacerRedis(PacerBuildTimeConfig config, PacerConfig runtimeConfig, Vertx vertx) {
         this.clientName = config.redisClientName().orElse(null);
@@ -64,7 +82,8 @@ public class PacerRedis {
 
     /**
      * The bare Vert.x Redis client, resolved lazily so an application that never calls Pacer does not need Redis.
-     * For connections of their own (pub/sub); requests go through {@link #send(Request)}.
+     * For connections of their own (pub/sub, see {@link #connectForSubscription()}); requests go through
+     * {@link #send(Request)} and {@link #eval(LuaScript, List, List)}.
      */
     public Redis client() {
         Redis current = redis;
@@ -90,24 +109,33 @@ public class PacerRedis {
         return transport.timeout();
     }
 
+    /** Whether Pacer routes its requests by slot itself (the configured client is a Redis Cluster client). */
+    public boolean routesBySlot() {
+        chooseTransport();
+        return cluster != null;
+    }
+
     /**
-     * Sends one command within the default time budget. The returned {@link Uni} is lazy: nothing is sent until
-     * subscription.
+     * Sends one keyless command ({@code PING}, {@code TIME}, {@code PUBLISH} ...) within the default time budget. On
+     * Redis Cluster it goes to any reachable master (a keyed command still reaches its key's master, through a
+     * {@code MOVED} redirection). The returned {@link Uni} is lazy: nothing is sent until subscription.
      */
     public Uni<Response> send(Request request) {
         return send(request, transport.timeout());
     }
 
     /**
-     * Sends one command; it fails when Redis has not answered {@code budget} after the command was written.
+     * Sends one keyless command like {@link #send(Request)}; it fails when Redis has not answered {@code budget} after
+     * the command was written.
      */
     public Uni<Response> send(Request request, Duration budget) {
-        return send(connection(), request, budget);
+        return send(null, request, budget);
     }
 
     /**
      * Runs a script with {@code EVALSHA} within the default time budget, reloading it transparently on
-     * {@code NOSCRIPT}.
+     * {@code NOSCRIPT}. On Redis Cluster it goes to the master of the first key's slot (all keys of a Pacer script
+     * share one hash tag).
      *
      * @param script the script
      * @param keys the {@code KEYS} array
@@ -122,9 +150,11 @@ public class PacerRedis {
      * time budget {@code budget}.
      */
     public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget) {
-        return send(scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
+        String routingKey = routingKey(keys);
+        return send(routingKey, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
                 .onFailure(PacerRedis::isNoScript)
-                .recoverWithUni(() -> send(scriptRequest(Command.EVAL, script.source(), keys, args), budget));
+                .recoverWithUni(() -> send(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args),
+                        budget));
     }
 
     /**
@@ -134,27 +164,29 @@ public class PacerRedis {
      */
     public CompletableFuture<Response> evalFuture(LuaScript script, List<String> keys, List<String> args,
             Duration budget) {
-        PipelinedConnection connection = connection();
-        return sendFuture(connection, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
+        String routingKey = routingKey(keys);
+        return sendFuture(routingKey, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
                 .exceptionallyCompose(failure -> isNoScript(failure)
-                        ? sendFuture(connection, scriptRequest(Command.EVAL, script.source(), keys, args), budget)
+                        ? sendFuture(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args), budget)
                         : CompletableFuture.failedFuture(failure));
     }
 
-    private static CompletableFuture<Response> sendFuture(PipelinedConnection connection, Request request,
-            Duration budget) {
+    private CompletableFuture<Response> sendFuture(String routingKey, Request request, Duration budget) {
         CompletableFuture<Response> future = new CompletableFuture<>();
-        connection.submit(new PendingRequest(request, budget.toNanos(), future::complete, future::completeExceptionally,
-                null));
+        submit(routingKey, new PendingRequest(request, budget.toNanos(), future::complete,
+                future::completeExceptionally, null));
         return future;
     }
 
     /**
      * Runs a script, then {@code WAIT <replicas> <timeout>} right after it on the same connection, so the wait covers
-     * the script's writes. Emits the script's response and the number of replicas that acknowledged them.
+     * the script's writes. Emits the script's response and the number of replicas that acknowledged them; when the
+     * script ran but {@code WAIT} failed (the connection or the node was lost before it answered), emits the
+     * response with no replica and the {@code WAIT}'s failure: the write is stored but not confirmed.
      * <p>
-     * Both go over a connection of their own: {@code WAIT} holds its connection until the replicas answer, which must
-     * never stall the decisions and queue operations pipelined on Pacer's other connections.
+     * Both go over a connection of their own (on Redis Cluster: of the master of the first key's slot): {@code WAIT}
+     * holds its connection until the replicas answer, which must never stall the decisions and queue operations
+     * pipelined on Pacer's other connections.
      */
     public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
             Duration timeout) {
@@ -167,45 +199,86 @@ public class PacerRedis {
 
     private Uni<ReplicatedResponse> scriptThenWait(Command command, String scriptOrSha, List<String> keys,
             List<String> args, int replicas, Duration timeout, Duration budget) {
-        PipelinedConnection connection = durableConnection();
-        Uni<Response> script = send(connection, scriptRequest(command, scriptOrSha, keys, args), budget);
-        Uni<Response> wait = send(connection, Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis()), budget);
-        // Subscribed in this order on one thread, so the connection writes WAIT right behind the script.
-        return Uni.combine().all().unis(script, wait).with((written, acknowledged) -> new ReplicatedResponse(written,
-                acknowledged.toInteger()));
+        long budgetNanos = budget.toNanos();
+        Request scriptRequest = scriptRequest(command, scriptOrSha, keys, args);
+        Request waitRequest = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
+        return Uni.createFrom().emitter(emitter -> {
+            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
+            // Both answers come on one thread (the caller's context or the connection's), the script's first.
+            Response[] stored = new Response[1];
+            PendingRequest written = new PendingRequest(scriptRequest, budgetNanos, response -> stored[0] = response,
+                    emitter::fail, caller);
+            PendingRequest wait = new PendingRequest(waitRequest, budgetNanos,
+                    acknowledged -> emitter.complete(new ReplicatedResponse(stored[0], acknowledged.toInteger(), null)),
+                    failure -> {
+                        if (stored[0] != null) {
+                            emitter.complete(new ReplicatedResponse(stored[0], 0, failure));
+                        } else {
+                            emitter.fail(failure);
+                        }
+                    }, caller);
+            emitter.onTermination(() -> {
+                written.cancel();
+                wait.cancel();
+            });
+            ClusterRouter router = router();
+            if (router != null) {
+                router.submitDurable(routingKey(keys), written, wait);
+            } else {
+                PipelinedConnection connection = single.durable();
+                connection.submit(written);
+                connection.submit(wait);
+            }
+        });
     }
 
-    /** A script's response and how many replicas acknowledged its writes. */
-    public record ReplicatedResponse(Response response, int replicas) {
+    /**
+     * A script's response and how many replicas acknowledged its writes.
+     *
+     * @param waitFailure why {@code WAIT} did not answer after the script ran, or {@code null}
+     */
+    public record ReplicatedResponse(Response response, int replicas, Throwable waitFailure) {
     }
 
-    private Uni<Response> send(PipelinedConnection connection, Request request, Duration budget) {
+    /**
+     * Opens a connection for pub/sub. On Redis Cluster it is a connection to one master, a different one on each call
+     * (messages are broadcast to every node), so the loss of one node costs only a reconnect; else a connection of the
+     * application's client, as before.
+     */
+    public Future<RedisConnection> connectForSubscription() {
+        ClusterRouter router = router();
+        if (router == null) {
+            return client().connect();
+        }
+        String master = router.masterFor(-1);
+        if (master == null) {
+            router.topology().refresh();
+            return Future.failedFuture(new RedisUnavailableException("the Redis Cluster slot map is not known yet"));
+        }
+        return router.node(master).client().connect();
+    }
+
+    private Uni<Response> send(String routingKey, Request request, Duration budget) {
         long budgetNanos = budget.toNanos();
         return Uni.createFrom().emitter(emitter -> {
             Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
             PendingRequest pending = new PendingRequest(request, budgetNanos, emitter::complete, emitter::fail, caller);
             emitter.onTermination(pending::cancel);
-            connection.submit(pending);
+            submit(routingKey, pending);
         });
     }
 
-    private PipelinedConnection durableConnection() {
-        PipelinedConnection current = durableConnection;
-        return current != null ? current : openDurableConnection();
+    private void submit(String routingKey, PendingRequest request) {
+        ClusterRouter router = router();
+        if (router != null) {
+            router.submit(routingKey, request);
+        } else {
+            single.connection().submit(request);
+        }
     }
 
-    private synchronized PipelinedConnection openDurableConnection() {
-        if (durableConnection == null) {
-            if (connections == null) {
-                openConnections();
-            }
-            VertxInternal internal = (VertxInternal) vertx;
-            ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
-                    PacerRedis.class.getClassLoader());
-            durableConnection = new PipelinedConnection(context, this::transportClient, this::discardClient,
-                    Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
-        }
-        return durableConnection;
+    private static String routingKey(List<String> keys) {
+        return keys.isEmpty() ? null : keys.get(0);
     }
 
     static boolean isNoScript(Throwable failure) {
@@ -213,90 +286,75 @@ public class PacerRedis {
         return message != null && message.startsWith("NOSCRIPT");
     }
 
-    /** The client Pacer's pipelined connections are opened with: its own when possible, else the shared one. */
-    private Redis transportClient() {
-        Redis current = ownClient;
-        if (current == null) {
-            synchronized (this) {
-                current = ownClient;
-                if (current == null) {
-                    current = PacerRedisClientFactory.create(vertx, clientName);
-                    if (current == null) {
-                        current = client();
-                    } else {
-                        ownsClient = true;
-                    }
-                    ownClient = current;
-                }
+    /** The cluster router, or {@code null} on Standalone and Sentinel (then {@link #single} is set). */
+    private ClusterRouter router() {
+        if (cluster == null && single == null) {
+            chooseTransport();
+        }
+        return cluster;
+    }
+
+    private synchronized void chooseTransport() {
+        if (cluster != null || single != null) {
+            return;
+        }
+        RedisClientConfig config = PacerRedisClientFactory.config(clientName);
+        List<String> seeds = config == null || config.clientType() != RedisClientType.CLUSTER ? List.of()
+                : config.hosts().map(PacerRedis::endpoints).orElse(List.of());
+        if (seeds.isEmpty()) {
+            single = new NodeConnections(clientDisplayName(), () -> PacerRedisClientFactory.create(vertx, clientName),
+                    this::client, this::newContext, transport.connections(), transport.maxInFlight(),
+                    transport.maxQueued());
+            return;
+        }
+        LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
+        cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
+                () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint), this::client,
+                this::newContext, transport.connections(), transport.maxInFlight(), transport.maxQueued()),
+                CLUSTER_REFRESH_BUDGET, CLUSTER_REFRESH_INTERVAL);
+    }
+
+    private static List<String> endpoints(Set<URI> hosts) {
+        List<String> endpoints = new ArrayList<>();
+        for (URI host : hosts) {
+            if (host.getHost() != null) {
+                endpoints.add(SlotMap.endpoint(host.getHost(), host.getPort() < 0 ? 6379 : host.getPort(), null));
             }
         }
-        return current;
+        return endpoints;
     }
 
-    /**
-     * After a stalled connection: closes Pacer's own client, which closes its pooled sockets for real (a connection
-     * closed by its user goes back to the pool, dead or not), so the next connection is a new socket. The application's
-     * shared client, when Pacer has to use it, is left alone.
-     */
-    private synchronized void discardClient() {
-        Redis current = ownClient;
-        if (current != null && ownsClient) {
-            ownClient = null;
-            ownsClient = false;
-            current.close();
-        }
-    }
-
-    private PipelinedConnection connection() {
-        PipelinedConnection[] current = connections;
-        if (current == null) {
-            current = openConnections();
-        }
-        return current.length == 1 ? current[0] : current[Math.floorMod(next.getAndIncrement(), current.length)];
-    }
-
-    private synchronized PipelinedConnection[] openConnections() {
-        PipelinedConnection[] current = connections;
-        if (current == null) {
-            int count = Math.max(1, transport.connections());
-            VertxInternal internal = (VertxInternal) vertx;
+    /** A new event-loop context on Pacer's own threads. */
+    private synchronized ContextInternal newContext() {
+        VertxInternal internal = (VertxInternal) vertx;
+        if (eventLoops == null) {
             // Event-loop threads of Pacer's own, as Redis clients have: answers are read at once, never behind the
             // application's HTTP requests on a shared event loop.
             AtomicInteger threads = new AtomicInteger();
-            eventLoops = internal.transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP, count,
+            eventLoops = internal.transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP,
+                    Math.max(1, transport.connections()),
                     task -> new VertxThread(task, "pacer-redis-" + threads.getAndIncrement(), false, 2,
                             TimeUnit.SECONDS),
                     50);
-            current = new PipelinedConnection[count];
-            for (int i = 0; i < count; i++) {
-                // A context per connection: its state lives on one event-loop thread, without locks.
-                ContextInternal context = internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
-                        PacerRedis.class.getClassLoader());
-                current[i] = new PipelinedConnection(context, this::transportClient, this::discardClient,
-                        Math.max(1, transport.maxInFlight()), Math.max(1, transport.maxQueued()));
-            }
-            connections = current;
         }
-        return current;
+        return internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
+                PacerRedis.class.getClassLoader());
     }
 
     @PreDestroy
     void close() {
-        PipelinedConnection durable = durableConnection;
-        if (durable != null) {
-            durable.shutdown();
+        ClusterRouter router = cluster;
+        if (router != null) {
+            router.close();
         }
-        PipelinedConnection[] current = connections;
-        if (current != null) {
-            for (PipelinedConnection connection : current) {
-                connection.shutdown();
-            }
+        NodeConnections connections = single;
+        if (connections != null) {
+            connections.shutdown();
         }
-        Redis own = ownClient;
-        if (own != null && ownsClient) {
-            own.close();
+        EventLoopGroup loops;
+        synchronized (this) {
+            loops = eventLoops;
         }
-        EventLoopGroup loops = eventLoops;
         if (loops != null) {
             loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         }

@@ -57,7 +57,7 @@ public final class RedisSubscription {
             return;
         }
         connecting = true;
-        redis.client().connect().onComplete(ar -> {
+        redis.connectForSubscription().onComplete(ar -> {
             if (ar.failed()) {
                 synchronized (this) {
                     connecting = false;

@@ -1,0 +1,255 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.impl.types.ErrorType;
+
+/**
+ * Sends Pacer's requests to the master of their key's slot on Redis Cluster, over that master's own connections
+ * ({@link NodeConnections}), so a dead or slow master only affects the requests of its slots.
+ * <p>
+ * {@code MOVED} updates the slot map and resends to the new owner; {@code ASK} sends {@code ASKING} and the request to
+ * the target node, on one connection. {@code TRYAGAIN}, {@code CLUSTERDOWN} and a master that cannot be reached (the
+ * request was never written) are retried after a map refresh within the request's time budget, so a promoted replica
+ * takes over by itself. A request that was written and then lost is not retried: Redis may have run it.
+ */
+final class ClusterRouter {
+
+    /** Redirections followed per request, at most (a slot migrating twice meanwhile, say). */
+    static final int MAX_REDIRECTS = 5;
+    static final long FIRST_RETRY_MILLIS = 20;
+    static final long MAX_RETRY_MILLIS = 500;
+
+    private final Vertx vertx;
+    private final Function<String, NodeConnections> nodeFactory;
+    private final Map<String, NodeConnections> nodes = new ConcurrentHashMap<>();
+    private final ClusterTopology topology;
+    private final AtomicInteger nextKeyless = new AtomicInteger();
+    private final long periodicRefresh;
+    private volatile boolean closed;
+
+    /**
+     * @param seeds the configured nodes, {@code host:port}
+     * @param nodeFactory opens the connections to one node
+     * @param refreshBudget the time budget of a node's answer with the slot map
+     * @param refreshInterval how often the slot map is read again, failures or not
+     */
+    ClusterRouter(Vertx vertx, List<String> seeds, Function<String, NodeConnections> nodeFactory,
+            Duration refreshBudget, Duration refreshInterval) {
+        this.vertx = vertx;
+        this.nodeFactory = nodeFactory;
+        this.topology = new ClusterTopology(seeds, this::node, refreshBudget.toNanos(), this::closeNodesGone);
+        this.periodicRefresh = vertx.setPeriodic(refreshInterval.toMillis(), ignored -> topology.refresh());
+    }
+
+    /** The current slot map, {@code null} before it was first read. */
+    SlotMap map() {
+        return topology.map();
+    }
+
+    /**
+     * Sends {@code request} to the master of {@code routingKey}'s slot ({@code null}: any master).
+     */
+    void submit(String routingKey, PendingRequest request) {
+        new RoutedRequest(this, routingKey == null ? -1 : ClusterSlots.slot(routingKey), request, false, null).send();
+    }
+
+    /**
+     * Sends {@code script} and then {@code WAIT} right behind it on the durable connection of the master of
+     * {@code routingKey}'s slot; redirections and retries move both.
+     */
+    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait) {
+        new RoutedRequest(this, ClusterSlots.slot(routingKey), script, true, wait).send();
+    }
+
+    NodeConnections node(String endpoint) {
+        return nodes.computeIfAbsent(endpoint, nodeFactory);
+    }
+
+    ClusterTopology topology() {
+        return topology;
+    }
+
+    /** The master to send to: the slot's owner, or for a keyless request the masters in turn. */
+    String masterFor(int slot) {
+        SlotMap map = topology.map();
+        if (map == null) {
+            return null;
+        }
+        if (slot >= 0) {
+            return map.masterOf(slot);
+        }
+        List<String> masters = map.masters();
+        return masters.isEmpty() ? null : masters.get(Math.floorMod(nextKeyless.getAndIncrement(), masters.size()));
+    }
+
+    void retryLater(long delayMillis, Runnable retry) {
+        if (closed) {
+            retry.run();
+            return;
+        }
+        vertx.setTimer(Math.max(1, delayMillis), ignored -> retry.run());
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    private void closeNodesGone(SlotMap map) {
+        for (String endpoint : nodes.keySet()) {
+            if (!map.masters().contains(endpoint)) {
+                NodeConnections gone = nodes.remove(endpoint);
+                if (gone != null) {
+                    gone.shutdown();
+                }
+            }
+        }
+    }
+
+    void close() {
+        closed = true;
+        vertx.cancelTimer(periodicRefresh);
+        nodes.values().forEach(NodeConnections::shutdown);
+        nodes.clear();
+    }
+
+    /** One caller's request on its way: its attempts, redirections and retries. */
+    private static final class RoutedRequest {
+
+        private final ClusterRouter router;
+        private final int slot;
+        private final PendingRequest caller;
+        private final boolean durable;
+        /** The {@code WAIT} behind a durable write, else {@code null}. */
+        private final PendingRequest callerWait;
+        private int redirects;
+        private int attempts;
+        private long retryMillis = FIRST_RETRY_MILLIS;
+
+        RoutedRequest(ClusterRouter router, int slot, PendingRequest caller, boolean durable, PendingRequest wait) {
+            this.router = router;
+            this.slot = slot;
+            this.caller = caller;
+            this.durable = durable;
+            this.callerWait = wait;
+        }
+
+        void send() {
+            if (caller.isDone()) {
+                return;
+            }
+            if (router.isClosed()) {
+                failAll(new RedisUnavailableException("Pacer is shutting down"));
+                return;
+            }
+            String master = router.masterFor(slot);
+            if (master == null) {
+                // No map yet, or a slot no master serves (a failover under way): read the map, then route.
+                router.topology().refresh().whenComplete((map, failure) -> {
+                    String now = router.masterFor(slot);
+                    if (now != null) {
+                        sendTo(now, false);
+                    } else {
+                        retry(failure != null ? failure
+                                : new RedisUnavailableException("no Redis Cluster master serves slot " + slot));
+                    }
+                });
+                return;
+            }
+            sendTo(master, false);
+        }
+
+        private void sendTo(String endpoint, boolean asking) {
+            NodeConnections node = router.node(endpoint);
+            PipelinedConnection connection = durable ? node.durable() : node.connection();
+            long budget = budgetNanos();
+            attempts++;
+            if (asking) {
+                connection.submit(new PendingRequest(Request.cmd(Command.ASKING), budget, ignored -> {
+                }, ignored -> {
+                }, null));
+            }
+            PendingRequest[] attempt = new PendingRequest[1];
+            boolean[] written = new boolean[1];
+            attempt[0] = new PendingRequest(caller.request(), budget, response -> {
+                written[0] = true;
+                caller.complete(response);
+            }, failure -> failed(endpoint, attempt[0], failure), null);
+            connection.submit(attempt[0]);
+            if (callerWait != null) {
+                // Answered after the script on the same connection: it counts only behind a script that succeeded
+                // (after a redirection the script and its WAIT go again, to the new owner).
+                connection.submit(new PendingRequest(callerWait.request(), budget, response -> {
+                    if (written[0]) {
+                        callerWait.complete(response);
+                    }
+                }, failure -> {
+                    if (written[0]) {
+                        callerWait.fail(failure);
+                    }
+                }, null));
+            }
+        }
+
+        /** The first attempt has the caller's whole budget; a later one what is left of it. */
+        private long budgetNanos() {
+            if (attempts == 0) {
+                return caller.budgetNanos();
+            }
+            long left = caller.budgetNanos() - (System.nanoTime() - caller.submittedNanos());
+            return Math.max(TimeUnit.MILLISECONDS.toNanos(1), left);
+        }
+
+        private void failed(String endpoint, PendingRequest attempt, Throwable failure) {
+            String message = failure instanceof ErrorType ? failure.getMessage() : null;
+            if (message != null && (message.startsWith("MOVED ") || message.startsWith("ASK "))
+                    && redirects < MAX_REDIRECTS) {
+                redirects++;
+                // "MOVED <slot> <host>:<port>"; an empty host is the host of the node that answered.
+                String[] parts = message.split(" ");
+                String target = parts[2].startsWith(":") ? SlotMap.hostOf(endpoint) + parts[2] : parts[2];
+                boolean moved = message.startsWith("MOVED ");
+                if (moved) {
+                    router.topology().moved(Integer.parseInt(parts[1]), target);
+                }
+                sendTo(target, !moved);
+                return;
+            }
+            boolean clusterBusy = message != null && (message.startsWith("TRYAGAIN") || message.startsWith("CLUSTERDOWN"));
+            boolean neverWritten = failure instanceof RedisUnavailableException && !attempt.isWritten();
+            if (clusterBusy || neverWritten) {
+                router.topology().refresh();
+                retry(failure);
+                return;
+            }
+            failAll(failure);
+        }
+
+        private void retry(Throwable failure) {
+            long left = caller.budgetNanos() - (System.nanoTime() - caller.submittedNanos());
+            long delay = Math.min(retryMillis, TimeUnit.NANOSECONDS.toMillis(left));
+            if (left <= 0 || delay <= 0 || router.isClosed()) {
+                failAll(failure);
+                return;
+            }
+            retryMillis = Math.min(MAX_RETRY_MILLIS, retryMillis * 2);
+            router.retryLater(delay, this::send);
+        }
+
+        private void failAll(Throwable failure) {
+            caller.fail(failure);
+            if (callerWait != null) {
+                callerWait.fail(failure);
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.redis.client.Redis;
+
+/**
+ * Pacer's connections to one Redis endpoint: {@code quarkus.pacer.redis.connections} pipelined connections, used in
+ * turn, plus one durable connection for writes followed by {@code WAIT}, opened on first use. On a standalone or
+ * Sentinel Redis there is one such group; on Redis Cluster one per master.
+ * <p>
+ * The connections share a Vert.x client of Pacer's own when it can build one (else the application's shared client).
+ */
+final class NodeConnections {
+
+    private final String endpoint;
+    private final Supplier<Redis> ownClientFactory;
+    private final Supplier<Redis> sharedClient;
+    private final Supplier<ContextInternal> contexts;
+    private final int count;
+    private final int maxInFlight;
+    private final int maxQueued;
+    private final AtomicInteger next = new AtomicInteger();
+    private volatile PipelinedConnection[] connections;
+    private volatile PipelinedConnection durable;
+    private volatile Redis client;
+    private boolean ownsClient;
+
+    /**
+     * @param endpoint {@code host:port}, for messages (or the client's name when the client finds the endpoint)
+     * @param ownClientFactory builds a client of Pacer's own, or returns {@code null} when it cannot
+     * @param sharedClient the application's client, used when Pacer cannot build its own
+     * @param contexts a new event-loop context on Pacer's threads per call
+     */
+    NodeConnections(String endpoint, Supplier<Redis> ownClientFactory, Supplier<Redis> sharedClient,
+            Supplier<ContextInternal> contexts, int count, int maxInFlight, int maxQueued) {
+        this.endpoint = endpoint;
+        this.ownClientFactory = ownClientFactory;
+        this.sharedClient = sharedClient;
+        this.contexts = contexts;
+        this.count = Math.max(1, count);
+        this.maxInFlight = Math.max(1, maxInFlight);
+        this.maxQueued = Math.max(1, maxQueued);
+    }
+
+    String endpoint() {
+        return endpoint;
+    }
+
+    /** One of the pipelined connections, in turn. */
+    PipelinedConnection connection() {
+        PipelinedConnection[] current = connections;
+        if (current == null) {
+            current = open();
+        }
+        return current.length == 1 ? current[0] : current[Math.floorMod(next.getAndIncrement(), current.length)];
+    }
+
+    /**
+     * The connection for writes followed by {@code WAIT}: {@code WAIT} holds its connection until the replicas answer,
+     * which must never stall the requests pipelined on the others.
+     */
+    PipelinedConnection durable() {
+        PipelinedConnection current = durable;
+        if (current == null) {
+            synchronized (this) {
+                current = durable;
+                if (current == null) {
+                    current = newConnection();
+                    durable = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** The client the connections are opened with, for connections of other kinds (pub/sub). */
+    Redis client() {
+        Redis current = client;
+        if (current == null) {
+            synchronized (this) {
+                current = client;
+                if (current == null) {
+                    current = ownClientFactory.get();
+                    ownsClient = current != null;
+                    if (current == null) {
+                        current = sharedClient.get();
+                    }
+                    client = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    private synchronized PipelinedConnection[] open() {
+        PipelinedConnection[] current = connections;
+        if (current == null) {
+            current = new PipelinedConnection[count];
+            for (int i = 0; i < count; i++) {
+                current[i] = newConnection();
+            }
+            connections = current;
+        }
+        return current;
+    }
+
+    private PipelinedConnection newConnection() {
+        // A context per connection: its state lives on one event-loop thread, without locks.
+        return new PipelinedConnection(contexts.get(), this::client, this::discardClient, maxInFlight, maxQueued);
+    }
+
+    /**
+     * After a stalled connection: closes Pacer's own client, which closes its pooled sockets for real (a connection
+     * closed by its user goes back to the pool, dead or not), so the next connection is a new socket. The application's
+     * shared client, when Pacer has to use it, is left alone.
+     */
+    private synchronized void discardClient() {
+        Redis current = client;
+        if (current != null && ownsClient) {
+            client = null;
+            ownsClient = false;
+            current.close();
+        }
+    }
+
+    /** Closes every connection for good; requests still waiting fail. */
+    void shutdown() {
+        PipelinedConnection current = durable;
+        if (current != null) {
+            current.shutdown();
+        }
+        PipelinedConnection[] all = connections;
+        if (all != null) {
+            for (PipelinedConnection connection : all) {
+                connection.shutdown();
+            }
+        }
+        synchronized (this) {
+            Redis own = client;
+            if (own != null && ownsClient) {
+                client = null;
+                own.close();
+            }
+        }
+    }
+}
