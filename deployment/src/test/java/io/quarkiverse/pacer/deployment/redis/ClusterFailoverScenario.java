@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.deployment.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +101,7 @@ abstract class ClusterFailoverScenario {
         LocalCluster cluster = new LocalCluster(ConfigProvider.getConfig().getValue("quarkus.redis.hosts", String.class));
         int victim = cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, 0));
         int replica = cluster.replicaOf(victim).orElseThrow();
+        Path[] executableAndDirectory = cluster.executableAndDirectory(victim);
         Set<Integer> victimShards = ClusterLoad.shardsOn(cluster, QUEUE, SHARDS, victim);
         List<String> survivingKeys = ClusterLoad.throttleKeys(cluster, "probe", 20, port -> port != victim);
         assertThat(victimShards).as("shards on the victim").isNotEmpty().hasSizeLessThan(SHARDS);
@@ -133,7 +135,11 @@ abstract class ClusterFailoverScenario {
             long failedOverAt = System.currentTimeMillis();
             int probesDuringFailover = probes.get() - probesAtKill;
             long fallbacksDuringFailover = engine.fallbackDecisions();
-            // The promoted replica's shards take messages again, without a restart.
+            // The killed master comes back as the promoted one's replica (with durability=replicas, the promoted
+            // master's shards need one); its shards take messages again, without restarting the application.
+            cluster.restart(victim, executableAndDirectory[0], executableAndDirectory[1]);
+            cluster.awaitHealthy();
+            cluster.awaitReplicated(replica);
             int victimAcknowledgedAtFailover = load.acknowledgedOnVictim();
             boolean victimShardsBack = ClusterLoad.eventually(
                     () -> load.acknowledgedOnVictim() >= victimAcknowledgedAtFailover + 50);

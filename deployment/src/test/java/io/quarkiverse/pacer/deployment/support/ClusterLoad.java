@@ -20,7 +20,8 @@ import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 
 /**
  * Paced load on a sharded delay queue of a Redis Cluster while one master fails: producers schedule messages with ids
- * (each thread one call every {@value #PACE_MILLIS} ms) and this class counts, per shard group (the failing master's
+ * (each thread one call every {@value #PACE_MILLIS} ms, some threads on the failing master's shards, the others on the
+ * other shards) and this class counts, per shard group (the failing master's
  * shards or the others), what was acknowledged, what failed and when each acknowledged message was due.
  */
 public final class ClusterLoad {
@@ -76,28 +77,41 @@ public final class ClusterLoad {
         return keys;
     }
 
-    /** Starts {@code producers} threads scheduling ids through {@code schedule}, due {@code delay} after the call. */
+    /**
+     * Starts {@code producers} threads scheduling ids of the failing master's shards and as many scheduling ids of the
+     * other shards, through {@code schedule}, due {@code delay} after the call: a call that waits for the failing
+     * master never holds back the others.
+     */
     public void start(int producers, Consumer<String> schedule, Duration delay) {
-        for (int p = 0; p < producers; p++) {
-            int producer = p;
-            startThread("producer-" + p, i -> {
-                String id = "m-" + producer + "-" + i;
-                boolean onVictim = victimShards.contains(shardOf(id, shards));
-                long due = System.currentTimeMillis() + delay.toMillis();
-                try {
-                    schedule.accept(id);
-                    dueAt.put(id, due);
-                    if (onVictim) {
-                        acknowledgedOnVictim.incrementAndGet();
+        for (boolean victimGroup : new boolean[] { true, false }) {
+            for (int p = 0; p < producers; p++) {
+                String prefix = "m-" + (victimGroup ? "v" : "h") + p + "-";
+                AtomicInteger ids = new AtomicInteger();
+                startThread("producer-" + prefix, i -> {
+                    String id = prefix + ids.getAndIncrement();
+                    while (victimShards.contains(shardOf(id, shards)) != victimGroup) {
+                        id = prefix + ids.getAndIncrement();
                     }
-                } catch (RuntimeException e) {
-                    failed.incrementAndGet();
-                    if (!onVictim) {
-                        failedOnHealthyShards.incrementAndGet();
-                    }
-                    lastFailure.set(id + ": " + e);
-                }
-            });
+                    scheduleOne(id, victimGroup, schedule, delay);
+                });
+            }
+        }
+    }
+
+    private void scheduleOne(String id, boolean onVictim, Consumer<String> schedule, Duration delay) {
+        long due = System.currentTimeMillis() + delay.toMillis();
+        try {
+            schedule.accept(id);
+            dueAt.put(id, due);
+            if (onVictim) {
+                acknowledgedOnVictim.incrementAndGet();
+            }
+        } catch (RuntimeException e) {
+            failed.incrementAndGet();
+            if (!onVictim) {
+                failedOnHealthyShards.incrementAndGet();
+            }
+            lastFailure.set(id + ": " + e);
         }
     }
 
