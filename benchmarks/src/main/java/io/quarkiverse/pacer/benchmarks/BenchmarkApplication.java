@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.benchmarks.delay.DelayedBenchmarks;
+import io.quarkiverse.pacer.benchmarks.throttle.ClusterThrottleBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ThrottleBenchmarks;
 import io.quarkus.runtime.QuarkusApplication;
 
@@ -27,6 +28,8 @@ import io.quarkus.runtime.QuarkusApplication;
 public class BenchmarkApplication implements QuarkusApplication {
 
     static final String PORT_PROPERTY = "bench.redis.port";
+    /** The ports of the cluster's nodes, with {@code -Dbench.only=cluster}. */
+    static final String CLUSTER_PORTS_PROPERTY = "bench.redis.cluster-ports";
     private static final Logger LOG = Logger.getLogger(BenchmarkApplication.class);
 
     @Inject
@@ -34,6 +37,9 @@ public class BenchmarkApplication implements QuarkusApplication {
 
     @Inject
     DelayedBenchmarks delayed;
+
+    @Inject
+    ClusterThrottleBenchmarks cluster;
 
     @Override
     public int run(String... args) throws Exception {
@@ -51,6 +57,18 @@ public class BenchmarkApplication implements QuarkusApplication {
                 } catch (Exception | Error e) {
                     LOG.error("Throttling scenarios failed", e);
                     failures.add("throttle: " + e);
+                }
+            }
+            if (settings.onCluster()) {
+                try {
+                    List<Integer> ports = new ArrayList<>();
+                    for (String node : System.getProperty(CLUSTER_PORTS_PROPERTY).split(",")) {
+                        ports.add(Integer.parseInt(node));
+                    }
+                    cluster.run(settings, ports, table);
+                } catch (Exception | Error e) {
+                    LOG.error("Cluster scenarios failed", e);
+                    failures.add("cluster: " + e);
                 }
             }
             if (settings.runs("delayed")) {

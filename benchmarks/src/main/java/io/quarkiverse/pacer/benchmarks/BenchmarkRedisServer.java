@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,21 +29,28 @@ public final class BenchmarkRedisServer implements AutoCloseable {
     }
 
     public static BenchmarkRedisServer start(String executable) {
+        return start(executable, List.of());
+    }
+
+    /** Starts one server with extra arguments (e.g. a Redis Cluster node's); node ports stay below 55536. */
+    public static BenchmarkRedisServer start(String executable, List<String> extraArguments) {
         IllegalStateException last = null;
         // A probed free port can be taken before redis-server binds it: retry on another one.
         for (int attempt = 0; attempt < 3; attempt++) {
-            int port = freePort();
+            int port = freePort(extraArguments.isEmpty() ? 65_535 : 55_535);
             Path workDir = null;
             try {
                 workDir = Files.createTempDirectory("pacer-bench-redis-");
-                Process process = new ProcessBuilder(List.of(executable,
+                List<String> command = new ArrayList<>(List.of(executable,
                         "--port", Integer.toString(port),
                         "--bind", "127.0.0.1",
                         "--save", "",
                         "--appendonly", "no",
                         "--daemonize", "no",
                         "--dir", workDir.toString(),
-                        "--logfile", workDir.resolve("redis.log").toString()))
+                        "--logfile", workDir.resolve("redis.log").toString()));
+                command.addAll(extraArguments);
+                Process process = new ProcessBuilder(command)
                         .redirectErrorStream(true)
                         .redirectOutput(workDir.resolve("stdout.log").toFile())
                         .start();
@@ -107,11 +115,12 @@ public final class BenchmarkRedisServer implements AutoCloseable {
         throw new IllegalStateException("redis-server did not answer PING on port " + port);
     }
 
-    private static int freePort() {
-        for (int i = 0; i < 10; i++) {
+    /** A free loopback port up to {@code highest} (a cluster node's bus port, port + 10000, must stay valid). */
+    private static int freePort(int highest) {
+        for (int i = 0; i < 100; i++) {
             try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 int port = socket.getLocalPort();
-                if (port != 6379) {
+                if (port != 6379 && port <= highest) {
                     return port;
                 }
             } catch (IOException e) {

@@ -49,6 +49,11 @@ public record BenchmarkSettings(
         return duration("bench.jit-warmup", "2s");
     }
 
+    /** Whether this run measures the Redis Cluster rows ({@code -Dbench.only=cluster}) and nothing else. */
+    public boolean onCluster() {
+        return "cluster".equals(only);
+    }
+
     /** Whether the scenario group {@code name} ({@code throttle}, {@code delayed}) runs in this invocation. */
     public boolean runs(String name) {
         return "all".equals(only) || only.contains(name);

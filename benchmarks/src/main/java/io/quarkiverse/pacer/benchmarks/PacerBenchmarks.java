@@ -1,10 +1,13 @@
 package io.quarkiverse.pacer.benchmarks;
 
+import java.util.stream.Collectors;
+
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
- * Entry point: starts a private {@code redis-server} on a free loopback port, points the Quarkus Redis client at it,
+ * Entry point: starts a private {@code redis-server} on a free loopback port (with {@code -Dbench.only=cluster}: a
+ * 3-master Redis Cluster), points the Quarkus Redis client at it,
  * runs {@link BenchmarkApplication} in prod mode, then stops the server and exits with the application's code.
  */
 @QuarkusMain
@@ -12,11 +15,27 @@ public class PacerBenchmarks {
 
     public static void main(String... args) {
         BenchmarkSettings settings = BenchmarkSettings.fromSystemProperties();
-        BenchmarkRedisServer server = BenchmarkRedisServer.start(settings.redisServer());
-        System.setProperty("quarkus.redis.hosts", server.uri());
-        System.setProperty(BenchmarkApplication.PORT_PROPERTY, Integer.toString(server.port()));
+        AutoCloseable redis;
+        if (settings.onCluster()) {
+            BenchmarkRedisCluster cluster = BenchmarkRedisCluster.start(settings.redisServer());
+            System.setProperty("quarkus.redis.hosts", cluster.hosts());
+            System.setProperty("quarkus.redis.client-type", "cluster");
+            System.setProperty(BenchmarkApplication.PORT_PROPERTY, Integer.toString(cluster.ports().get(0)));
+            System.setProperty(BenchmarkApplication.CLUSTER_PORTS_PROPERTY, cluster.ports().stream()
+                    .map(String::valueOf).collect(Collectors.joining(",")));
+            redis = cluster;
+        } else {
+            BenchmarkRedisServer server = BenchmarkRedisServer.start(settings.redisServer());
+            System.setProperty("quarkus.redis.hosts", server.uri());
+            System.setProperty(BenchmarkApplication.PORT_PROPERTY, Integer.toString(server.port()));
+            redis = server;
+        }
         Quarkus.run(BenchmarkApplication.class, (exitCode, failure) -> {
-            server.close();
+            try {
+                redis.close();
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
             if (failure != null) {
                 failure.printStackTrace();
             }

@@ -1,10 +1,5 @@
 package io.quarkiverse.pacer.benchmarks.throttle;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -21,15 +16,13 @@ public final class MinimalLuaLettuceBaseline implements RateLimiterPeer {
     private final StatefulRedisConnection<String, String> connection;
     private final RedisCommands<String, String> commands;
     private final String sha;
-    private String[][] keys = new String[0][];
-    private String capacity;
-    private String refillPerSecond;
+    private final MinimalTokenBucketArguments arguments = new MinimalTokenBucketArguments();
 
     public MinimalLuaLettuceBaseline(String redisUri) {
         this.client = RedisClient.create(redisUri);
         this.connection = client.connect();
         this.commands = connection.sync();
-        this.sha = commands.scriptLoad(script());
+        this.sha = commands.scriptLoad(MinimalTokenBucketArguments.script());
     }
 
     @Override
@@ -44,17 +37,13 @@ public final class MinimalLuaLettuceBaseline implements RateLimiterPeer {
 
     @Override
     public void prepare(ThrottleLimits limits, String[] keyNames) {
-        capacity = Long.toString(limits.limit());
-        refillPerSecond = Double.toString(limits.limit() / (double) limits.window().toSeconds());
-        keys = new String[keyNames.length][];
-        for (int i = 0; i < keyNames.length; i++) {
-            keys[i] = new String[] { "baseline:{" + limits.label() + ":" + keyNames[i] + "}" };
-        }
+        arguments.prepare(limits, keyNames);
     }
 
     @Override
     public boolean tryAcquire(int keyIndex) {
-        Long taken = commands.evalsha(sha, ScriptOutputType.INTEGER, keys[keyIndex], capacity, refillPerSecond);
+        Long taken = commands.evalsha(sha, ScriptOutputType.INTEGER, arguments.keys(keyIndex),
+                arguments.capacity(), arguments.refillPerSecond());
         return taken != null && taken == 1L;
     }
 
@@ -62,14 +51,5 @@ public final class MinimalLuaLettuceBaseline implements RateLimiterPeer {
     public void close() {
         connection.close();
         client.shutdown();
-    }
-
-    private static String script() {
-        try (InputStream in = MinimalLuaLettuceBaseline.class.getClassLoader()
-                .getResourceAsStream("baseline/minimal-token-bucket.lua")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

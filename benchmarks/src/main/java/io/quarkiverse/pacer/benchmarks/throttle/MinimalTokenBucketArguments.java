@@ -1,0 +1,48 @@
+package io.quarkiverse.pacer.benchmarks.throttle;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The minimal token-bucket script ({@code baseline/minimal-token-bucket.lua}) and its keys and arguments for one
+ * limit setting, shared by the Lettuce baselines (standalone and cluster).
+ */
+final class MinimalTokenBucketArguments {
+
+    private String[][] keys = new String[0][];
+    private String capacity;
+    private String refillPerSecond;
+
+    /** One bucket key per key name, each its own hash tag so keys spread over a cluster's slots. */
+    void prepare(ThrottleLimits limits, String[] keyNames) {
+        capacity = Long.toString(limits.limit());
+        refillPerSecond = Double.toString(limits.limit() / (double) limits.window().toSeconds());
+        keys = new String[keyNames.length][];
+        for (int i = 0; i < keyNames.length; i++) {
+            keys[i] = new String[] { "baseline:{" + limits.label() + ":" + keyNames[i] + "}" };
+        }
+    }
+
+    String[] keys(int keyIndex) {
+        return keys[keyIndex];
+    }
+
+    String capacity() {
+        return capacity;
+    }
+
+    String refillPerSecond() {
+        return refillPerSecond;
+    }
+
+    static String script() {
+        try (InputStream in = MinimalTokenBucketArguments.class.getClassLoader()
+                .getResourceAsStream("baseline/minimal-token-bucket.lua")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
