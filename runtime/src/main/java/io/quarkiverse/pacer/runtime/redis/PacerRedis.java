@@ -133,6 +133,18 @@ public class PacerRedis {
     }
 
     /**
+     * Sends a command whose effect is per node ({@code SCRIPT LOAD}) to every master on Redis Cluster, else once.
+     * Emits every answer; fails with the first failure.
+     */
+    public Uni<List<Response>> sendToEveryMaster(Request request, Duration budget) {
+        return Uni.createFrom().deferred(() -> {
+            ClusterRouter router = router();
+            return router == null ? send(request, budget).map(List::of)
+                    : Uni.createFrom().completionStage(() -> router.submitToEveryMaster(request, budget.toNanos()));
+        });
+    }
+
+    /**
      * Runs a script with {@code EVALSHA} within the default time budget, reloading it transparently on
      * {@code NOSCRIPT}. On Redis Cluster it goes to the master of the first key's slot (all keys of a Pacer script
      * share one hash tag).
@@ -250,12 +262,24 @@ public class PacerRedis {
         if (router == null) {
             return client().connect();
         }
-        String master = router.masterFor(-1);
-        if (master == null) {
+        SlotMap map = router.map();
+        if (map == null || map.masters().isEmpty()) {
             router.topology().refresh();
             return Future.failedFuture(new RedisUnavailableException("the Redis Cluster slot map is not known yet"));
         }
-        return router.node(master).client().connect();
+        return connectToAnyMaster(router, map.masters().size());
+    }
+
+    /** Tries the masters in turn, so a dead one costs its connection attempt only. */
+    private Future<RedisConnection> connectToAnyMaster(ClusterRouter router, int triesLeft) {
+        String master = router.masterFor(-1);
+        if (master == null) {
+            return Future.failedFuture(new RedisUnavailableException("no Redis Cluster master is known"));
+        }
+        return router.node(master).client().connect().recover(failure -> {
+            router.topology().refresh();
+            return triesLeft > 1 ? connectToAnyMaster(router, triesLeft - 1) : Future.failedFuture(failure);
+        });
     }
 
     private Uni<Response> send(String routingKey, Request request, Duration budget) {
