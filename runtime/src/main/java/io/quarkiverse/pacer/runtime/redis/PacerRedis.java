@@ -133,6 +133,36 @@ public class PacerRedis {
     }
 
     /**
+     * The number of nodes a command whose answer is per node ({@code SCAN}) must visit: the masters of a Redis
+     * Cluster (as last known), else 1. See {@link #sendToNode(int, Request)}.
+     */
+    public int nodes() {
+        ClusterRouter router = router();
+        SlotMap map = router == null ? null : router.map();
+        return map == null ? 1 : Math.max(1, map.masters().size());
+    }
+
+    /**
+     * Sends a keyless command to node {@code index} (of {@link #nodes()}, masters in slot order) within the default
+     * time budget; with one node, or when the cluster has fewer masters by now, like {@link #send(Request)}.
+     */
+    public Uni<Response> sendToNode(int index, Request request) {
+        ClusterRouter router = router();
+        SlotMap map = router == null ? null : router.map();
+        if (map == null || index >= map.masters().size()) {
+            return send(request);
+        }
+        String master = map.masters().get(index);
+        long budgetNanos = transport.timeout().toNanos();
+        return Uni.createFrom().emitter(emitter -> {
+            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter::complete, emitter::fail,
+                    Context.isOnEventLoopThread() ? Vertx.currentContext() : null);
+            emitter.onTermination(pending::cancel);
+            router.node(master).connection().submit(pending);
+        });
+    }
+
+    /**
      * Sends a command whose effect is per node ({@code SCRIPT LOAD}) to every master on Redis Cluster, else once.
      * Emits every answer; fails with the first failure.
      */
