@@ -24,13 +24,11 @@ import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyBuilder;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
-import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -48,7 +46,7 @@ class ClusterMasterDownTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, Consumer.class, ClusterReshard.class,
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, ThrottleCalls.class, Consumer.class, ClusterReshard.class,
                     RedisInfo.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster")
             .overrideConfigKey("quarkus.pacer.delayed.shards", Integer.toString(SHARDS));
@@ -99,7 +97,7 @@ class ClusterMasterDownTest {
         String deadKey = null;
         for (int i = 0; liveKeys.size() < 12 || deadKey == null; i++) {
             String key = "k-" + i;
-            if (cluster.ownerOf(cluster.slotOf(redisKey(key))) != dead) {
+            if (cluster.ownerOf(cluster.slotOf(ThrottleCalls.redisKey("down", key))) != dead) {
                 liveKeys.add(key);
             } else if (deadKey == null) {
                 deadKey = key;
@@ -120,7 +118,7 @@ class ClusterMasterDownTest {
         for (String key : liveKeys) {
             int admitted = 0;
             for (int call = 0; call < CALLS_PER_KEY; call++) {
-                admitted += admitted(() -> api.call(key)) ? 1 : 0;
+                admitted += ThrottleCalls.admitted(() -> api.call(key)) ? 1 : 0;
             }
             assertThat(admitted).as("admitted on " + key).isEqualTo(LIMIT);
         }
@@ -128,7 +126,7 @@ class ClusterMasterDownTest {
 
         // The dead master's slots fail within their budget, and only they do.
         String onDeadMaster = deadKey;
-        admitted(() -> api.call(onDeadMaster));
+        ThrottleCalls.admitted(() -> api.call(onDeadMaster));
         assertThat(engine.fallbackDecisions()).isEqualTo(1);
         String deadMessage = deadId;
         assertThatThrownBy(() -> queue.schedule(QUEUE, deadMessage, deadMessage, Duration.ZERO))
@@ -155,19 +153,6 @@ class ClusterMasterDownTest {
                 return true;
             }
         });
-    }
-
-    private static boolean admitted(Runnable call) {
-        try {
-            call.run();
-            return true;
-        } catch (ThrottledException e) {
-            return false;
-        }
-    }
-
-    private static String redisKey(String key) {
-        return ThrottleKeyLayout.baseKey("pacer", "down", ThrottleKeyBuilder.of(key), "down");
     }
 
     @ApplicationScoped

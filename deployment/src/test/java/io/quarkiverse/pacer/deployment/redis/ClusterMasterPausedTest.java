@@ -25,13 +25,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyBuilder;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
-import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -49,7 +47,7 @@ class ClusterMasterPausedTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, ClusterReshard.class, RedisInfo.class))
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, ThrottleCalls.class, ClusterReshard.class, RedisInfo.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster");
 
     @Inject
@@ -66,13 +64,13 @@ class ClusterMasterPausedTest {
         assertThat(redis.routesBySlot()).isTrue();
         ClusterReshard cluster = new ClusterReshard(
                 ConfigProvider.getConfig().getValue("quarkus.redis.hosts", String.class));
-        int paused = cluster.ownerOf(cluster.slotOf(redisKey("stuck-0")));
+        int paused = cluster.ownerOf(cluster.slotOf(ThrottleCalls.redisKey("paused", "stuck-0")));
         List<String> stuckKeys = new ArrayList<>();
         List<String> healthyKeys = new ArrayList<>();
         Set<Integer> healthyMasters = new HashSet<>();
         for (int i = 0; healthyKeys.size() < HEALTHY_KEYS || stuckKeys.size() < 4; i++) {
             String key = "k-" + i;
-            int owner = cluster.ownerOf(cluster.slotOf(redisKey(key)));
+            int owner = cluster.ownerOf(cluster.slotOf(ThrottleCalls.redisKey("paused", key)));
             if (owner == paused) {
                 stuckKeys.add(key);
             } else if (healthyKeys.size() < HEALTHY_KEYS) {
@@ -96,7 +94,7 @@ class ClusterMasterPausedTest {
             for (String key : stuckKeys) {
                 stuck.add(pool.submit(() -> {
                     while (!healthyDone.get()) {
-                        admitted(() -> api.call(key));
+                        ThrottleCalls.admitted(() -> api.call(key));
                         stuckCalls.incrementAndGet();
                     }
                 }));
@@ -107,7 +105,7 @@ class ClusterMasterPausedTest {
             for (String key : healthyKeys) {
                 int admitted = 0;
                 for (int call = 0; call < CALLS_PER_KEY; call++) {
-                    admitted += admitted(() -> api.call(key)) ? 1 : 0;
+                    admitted += ThrottleCalls.admitted(() -> api.call(key)) ? 1 : 0;
                 }
                 // A fallback would admit all 5 calls: exactly 3 means Redis decided every one.
                 assertThat(admitted).as("admitted on " + key).isEqualTo(LIMIT);
@@ -129,22 +127,9 @@ class ClusterMasterPausedTest {
         // The paused master decides again, by itself.
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             long before = engine.fallbackDecisions();
-            admitted(() -> api.call(stuckKeys.get(0)));
+            ThrottleCalls.admitted(() -> api.call(stuckKeys.get(0)));
             return engine.fallbackDecisions() == before;
         });
-    }
-
-    private static boolean admitted(Runnable call) {
-        try {
-            call.run();
-            return true;
-        } catch (ThrottledException e) {
-            return false;
-        }
-    }
-
-    private static String redisKey(String key) {
-        return ThrottleKeyLayout.baseKey("pacer", "paused", ThrottleKeyBuilder.of(key), "paused");
     }
 
     @ApplicationScoped

@@ -16,10 +16,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyBuilder;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.Throttler;
@@ -37,7 +36,7 @@ class ClusterSlotMigrationTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, ClusterReshard.class, RedisInfo.class))
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, ThrottleCalls.class, ClusterReshard.class, RedisInfo.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster");
 
     @Inject
@@ -60,7 +59,7 @@ class ClusterSlotMigrationTest {
     @Test
     void movedIsFollowedOnceAndTheMapUpdated() {
         String key = "moved";
-        int slot = cluster.slotOf(redisKey(key));
+        int slot = cluster.slotOf(ThrottleCalls.redisKey("migrating", key));
         int from = cluster.ownerOf(slot);
         assertThat(admitted(key, 4)).isEqualTo(4);
 
@@ -77,7 +76,7 @@ class ClusterSlotMigrationTest {
     @Test
     void askDuringAMigrationReachesTheImportingMaster() {
         String key = "asked";
-        int slot = cluster.slotOf(redisKey(key));
+        int slot = cluster.slotOf(ThrottleCalls.redisKey("migrating", key));
         int from = cluster.ownerOf(slot);
         int to = cluster.otherThan(from);
         assertThat(admitted(key, 3)).isEqualTo(3);
@@ -126,10 +125,6 @@ class ClusterSlotMigrationTest {
             }
         }
         return admitted;
-    }
-
-    private static String redisKey(String key) {
-        return ThrottleKeyLayout.baseKey("pacer", "migrating", ThrottleKeyBuilder.of(key), "migrating");
     }
 
     /** Error answers of one kind a node gave ({@code INFO errorstats}). */

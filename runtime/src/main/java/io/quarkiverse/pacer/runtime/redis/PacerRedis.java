@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -153,13 +154,7 @@ public class PacerRedis {
             return send(request);
         }
         String master = map.masters().get(index);
-        long budgetNanos = transport.timeout().toNanos();
-        return Uni.createFrom().emitter(emitter -> {
-            PendingRequest pending = new PendingRequest(request, budgetNanos, emitter::complete, emitter::fail,
-                    Context.isOnEventLoopThread() ? Vertx.currentContext() : null);
-            emitter.onTermination(pending::cancel);
-            router.node(master).connection().submit(pending);
-        });
+        return submitted(request, transport.timeout(), pending -> router.node(master).connection().submit(pending));
     }
 
     /**
@@ -313,12 +308,17 @@ public class PacerRedis {
     }
 
     private Uni<Response> send(String routingKey, Request request, Duration budget) {
+        return submitted(request, budget, pending -> submit(routingKey, pending));
+    }
+
+    /** A lazy {@link Uni} of one request, handed to {@code submit} on subscription; answered on the caller's loop. */
+    private static Uni<Response> submitted(Request request, Duration budget, Consumer<PendingRequest> submit) {
         long budgetNanos = budget.toNanos();
         return Uni.createFrom().emitter(emitter -> {
             Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
             PendingRequest pending = new PendingRequest(request, budgetNanos, emitter::complete, emitter::fail, caller);
             emitter.onTermination(pending::cancel);
-            submit(routingKey, pending);
+            submit.accept(pending);
         });
     }
 
