@@ -9,9 +9,11 @@ import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageProxyDefinitionBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
 import io.quarkus.deployment.logging.LogCleanupFilterBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
+import io.quarkus.redis.runtime.client.config.RedisClientConfig;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 
@@ -55,6 +57,13 @@ public class PacerProcessor {
         return NativeImageResourcePatternsBuildItem.builder()
                 .includeGlob(LuaScript.RESOURCE_DIRECTORY + "*.lua")
                 .build();
+    }
+
+    @BuildStep
+    NativeImageProxyDefinitionBuildItem registerClusterNodeConfigProxy() {
+        // On Redis Cluster, Pacer builds each master's client from the cluster client's configuration seen through a
+        // proxy that names that master as the only, standalone host.
+        return new NativeImageProxyDefinitionBuildItem(RedisClientConfig.class.getName());
     }
 
     /**

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
 import io.quarkiverse.pacer.deployment.support.SecondInstance;
+import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyBuilder;
@@ -50,7 +51,8 @@ class ClusterThrottleExactTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, SecondInstance.class, ConcurrentLoad.class))
+            .withApplicationRoot(
+                    jar -> jar.addClasses(Api.class, SecondInstance.class, ConcurrentLoad.class, ThrottleCalls.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster")
             // A loaded CI machine must not turn a slow decision into a fallback that would skew the count.
             .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
@@ -99,7 +101,7 @@ class ClusterThrottleExactTest {
 
     private void assertExact(String policy, int code, Duration window, Runnable hit) throws Exception {
         String key = ThrottleKeyLayout.baseKey("pacer", policy, "", policy);
-        int admitted = ConcurrentLoad.run(CALLS_PER_THREAD, () -> admitted(hit),
+        int admitted = ConcurrentLoad.run(CALLS_PER_THREAD, () -> ThrottleCalls.admitted(hit),
                 () -> second.acquire(key, code, LIMIT, window, LIMIT, 1));
         assertThat(admitted).as(policy).isEqualTo(LIMIT);
     }
@@ -110,11 +112,11 @@ class ClusterThrottleExactTest {
         String tag = ThrottleKeyBuilder.of("acme");
         List<String> keys = List.of(ThrottleKeyLayout.baseKey("pacer", "keyed-outer", tag, "keyed-outer"),
                 ThrottleKeyLayout.baseKey("pacer", "keyed-inner", tag, "keyed-inner"));
-        int admitted = ConcurrentLoad.run(8, () -> admitted(() -> api.keyedStack("acme")),
+        int admitted = ConcurrentLoad.run(8, () -> ThrottleCalls.admitted(() -> api.keyedStack("acme")),
                 () -> stacked(keys, 2, 30, 4, 50));
         assertThat(admitted).isEqualTo(30);
         // The shared policy kept one state: 50 - 30 left for the single-policy method.
-        int shared = ConcurrentLoad.run(2, () -> admitted(() -> api.keyedInnerOnly("acme")),
+        int shared = ConcurrentLoad.run(2, () -> ThrottleCalls.admitted(() -> api.keyedInnerOnly("acme")),
                 () -> second.acquire(keys.get(1), 4, 50, Duration.ofDays(1), 50, 1));
         assertThat(shared).isEqualTo(20);
         assertThat(throttler.peek("keyed-outer", "acme").remaining()).isZero();
@@ -127,9 +129,9 @@ class ClusterThrottleExactTest {
         // "global-a" and "global-b" are stacked globally, so their global keys share the group tag of "global-a".
         List<String> keys = List.of(ThrottleKeyLayout.baseKey("pacer", "global-a", "", "global-a"),
                 ThrottleKeyLayout.baseKey("pacer", "global-b", "", "global-a"));
-        int admitted = ConcurrentLoad.run(8, () -> admitted(api::globalStack), () -> stacked(keys, 1, 25, 5, 40));
+        int admitted = ConcurrentLoad.run(8, () -> ThrottleCalls.admitted(api::globalStack), () -> stacked(keys, 1, 25, 5, 40));
         assertThat(admitted).isEqualTo(25);
-        int shared = ConcurrentLoad.run(2, () -> admitted(api::globalBOnly),
+        int shared = ConcurrentLoad.run(2, () -> ThrottleCalls.admitted(api::globalBOnly),
                 () -> second.acquire(keys.get(1), 5, 40, Duration.ofDays(1), 40, 1));
         assertThat(shared).isEqualTo(15);
         assertThat(throttler.peek("global-b", null).remaining()).isZero();
@@ -185,15 +187,6 @@ class ClusterThrottleExactTest {
             assertThat(throttler.peek("programmatic", key).remaining()).isEqualTo(2);
             throttler.reset("programmatic", key);
             assertThat(throttler.peek("programmatic", key).remaining()).isEqualTo(5);
-        }
-    }
-
-    private static boolean admitted(Runnable call) {
-        try {
-            call.run();
-            return true;
-        } catch (ThrottledException e) {
-            return false;
         }
     }
 

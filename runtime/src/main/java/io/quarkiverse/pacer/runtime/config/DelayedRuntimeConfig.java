@@ -43,9 +43,10 @@ public interface DelayedRuntimeConfig {
     /**
      * What {@code schedule} waits for before it returns. {@code primary}: the Redis primary stored the message; Redis
      * replicates asynchronously, so a failover right after can lose it. {@code replicas}: at least one replica
-     * acknowledged the write too ({@code WAIT 1}), so a failover to that replica keeps it; {@code schedule} fails when
-     * no replica acknowledges within {@code durability-timeout}. Applies to {@code schedule} and
-     * {@code scheduleIfAbsent}.
+     * acknowledged the write too ({@code WAIT 1}, on Redis Cluster sent to the master that stored it), so a failover to
+     * that replica keeps it; {@code schedule} fails when no replica acknowledges within {@code durability-timeout} or
+     * the master is lost before it answers: the message is then stored but not confirmed, and scheduling it again
+     * with the same id is safe. Applies to {@code schedule} and {@code scheduleIfAbsent}.
      */
     @WithDefault("primary")
     Durability durability();

@@ -14,9 +14,10 @@ import io.smallrye.config.WithDefault;
 public interface RedisTransportConfig {
 
     /**
-     * How many long-lived connections Pacer holds (each taken once from the configured client's pool and kept). One
-     * connection carries tens of thousands of requests per second; more help only when one event-loop thread is the
-     * bottleneck. Delay-queue consumers hold one more connection, for wake-up notifications.
+     * How many long-lived connections Pacer holds (each taken once from the configured client's pool and kept); on
+     * Redis Cluster, per master. One connection carries tens of thousands of requests per second; more help only when
+     * one event-loop thread is the bottleneck. Delay-queue consumers hold one more connection, for wake-up
+     * notifications.
      */
     @WithDefault("1")
     int connections();

@@ -73,7 +73,7 @@ final class AckBatcher {
             return;
         }
         // Put the pairs back in front and try again shortly: a lost ack means a duplicate delivery.
-        pending.addAll(0, args.subList(1, args.size()));
+        pending.addAll(0, args);
         flushScheduled = true;
         consumer.vertx.setTimer(RetryDelay.afterFailures(failures, ThreadLocalRandom.current().nextDouble()),
                 id -> consumer.onContext(this::flush));

@@ -41,7 +41,11 @@ public class UnconsumedQueues {
     /** The queues the consumers of this application read. */
     private final Set<String> known;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
-    /** The SCAN in progress: its cursor and the queues it found so far; guarded by {@code this}. */
+    /**
+     * The SCAN in progress: the node it reads (on Redis Cluster, each master in turn), its cursor there and the queues
+     * it found so far; guarded by {@code this}.
+     */
+    private int node;
     private String cursor = "0";
     private Set<String> pending = new TreeSet<>();
     private volatile Set<String> found = Set.of();
@@ -101,12 +105,14 @@ public class UnconsumedQueues {
 
     private Uni<Void> step(int callsLeft) {
         String from;
+        int on;
         synchronized (this) {
             from = cursor;
+            on = node;
         }
         Request scan = Request.cmd(Command.SCAN).arg(from).arg("MATCH").arg(pattern).arg("COUNT").arg(SCAN_COUNT)
                 .arg("TYPE").arg("zset");
-        return redis.send(scan).ifNoItem().after(SCAN_TIMEOUT).fail().flatMap(response -> {
+        return redis.sendToNode(on, scan).ifNoItem().after(SCAN_TIMEOUT).fail().flatMap(response -> {
             boolean passDone = record(response);
             if (passDone || callsLeft <= 1) {
                 return Uni.createFrom().voidItem();
@@ -126,6 +132,11 @@ public class UnconsumedQueues {
         if (!"0".equals(cursor)) {
             return false;
         }
+        if (++node < redis.nodes()) {
+            // This master is done; the pass goes on with the next one.
+            return false;
+        }
+        node = 0;
         if (!pending.equals(found)) {
             LOG.debugf("Delay queues in Redis that no @Delayed method of this application consumes: %s", pending);
         }

@@ -1,8 +1,11 @@
 package io.quarkiverse.pacer.runtime.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,6 +14,7 @@ import java.util.function.Function;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 import io.vertx.redis.client.impl.types.ErrorType;
 
 /**
@@ -69,6 +73,26 @@ final class ClusterRouter {
      */
     void submitDurable(String routingKey, PendingRequest script, PendingRequest wait) {
         new RoutedRequest(this, ClusterSlots.slot(routingKey), script, true, wait).send();
+    }
+
+    /**
+     * Sends {@code request} to every master of the current slot map (read first when unknown), for commands whose
+     * effect is per node ({@code SCRIPT LOAD}); completes with their answers, or fails with the first failure.
+     */
+    CompletableFuture<List<Response>> submitToEveryMaster(Request request, long budgetNanos) {
+        SlotMap known = topology.map();
+        CompletionStage<SlotMap> map = known != null ? CompletableFuture.completedFuture(known) : topology.refresh();
+        return map.thenCompose(current -> {
+            List<CompletableFuture<Response>> answers = new ArrayList<>();
+            for (String master : current.masters()) {
+                CompletableFuture<Response> answer = new CompletableFuture<>();
+                node(master).connection().submit(new PendingRequest(request, budgetNanos, answer::complete,
+                        answer::completeExceptionally, null));
+                answers.add(answer);
+            }
+            return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0]))
+                    .thenApply(ignored -> answers.stream().map(CompletableFuture::join).toList());
+        }).toCompletableFuture();
     }
 
     NodeConnections node(String endpoint) {

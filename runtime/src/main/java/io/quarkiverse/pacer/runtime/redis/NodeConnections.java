@@ -27,6 +27,7 @@ final class NodeConnections {
     private volatile PipelinedConnection durable;
     private volatile Redis client;
     private boolean ownsClient;
+    private volatile boolean shutDown;
 
     /**
      * @param endpoint {@code host:port}, for messages (or the client's name when the client finds the endpoint)
@@ -109,7 +110,13 @@ final class NodeConnections {
 
     private PipelinedConnection newConnection() {
         // A context per connection: its state lives on one event-loop thread, without locks.
-        return new PipelinedConnection(contexts.get(), this::client, this::discardClient, maxInFlight, maxQueued);
+        PipelinedConnection created = new PipelinedConnection(contexts.get(), this::client, this::discardClient,
+                maxInFlight, maxQueued);
+        if (shutDown) {
+            // Asked for after shutdown (a master just left the cluster's map): fails its requests, opens nothing.
+            created.shutdown();
+        }
+        return created;
     }
 
     /**
@@ -128,6 +135,7 @@ final class NodeConnections {
 
     /** Closes every connection for good; requests still waiting fail. */
     void shutdown() {
+        shutDown = true;
         PipelinedConnection current = durable;
         if (current != null) {
             current.shutdown();

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -133,6 +134,42 @@ public class PacerRedis {
     }
 
     /**
+     * The number of nodes a command whose answer is per node ({@code SCAN}) must visit: the masters of a Redis
+     * Cluster (as last known), else 1. See {@link #sendToNode(int, Request)}.
+     */
+    public int nodes() {
+        ClusterRouter router = router();
+        SlotMap map = router == null ? null : router.map();
+        return map == null ? 1 : Math.max(1, map.masters().size());
+    }
+
+    /**
+     * Sends a keyless command to node {@code index} (of {@link #nodes()}, masters in slot order) within the default
+     * time budget; with one node, or when the cluster has fewer masters by now, like {@link #send(Request)}.
+     */
+    public Uni<Response> sendToNode(int index, Request request) {
+        ClusterRouter router = router();
+        SlotMap map = router == null ? null : router.map();
+        if (map == null || index >= map.masters().size()) {
+            return send(request);
+        }
+        String master = map.masters().get(index);
+        return submitted(request, transport.timeout(), pending -> router.node(master).connection().submit(pending));
+    }
+
+    /**
+     * Sends a command whose effect is per node ({@code SCRIPT LOAD}) to every master on Redis Cluster, else once.
+     * Emits every answer; fails with the first failure.
+     */
+    public Uni<List<Response>> sendToEveryMaster(Request request, Duration budget) {
+        return Uni.createFrom().deferred(() -> {
+            ClusterRouter router = router();
+            return router == null ? send(request, budget).map(List::of)
+                    : Uni.createFrom().completionStage(() -> router.submitToEveryMaster(request, budget.toNanos()));
+        });
+    }
+
+    /**
      * Runs a script with {@code EVALSHA} within the default time budget, reloading it transparently on
      * {@code NOSCRIPT}. On Redis Cluster it goes to the master of the first key's slot (all keys of a Pacer script
      * share one hash tag).
@@ -250,21 +287,38 @@ public class PacerRedis {
         if (router == null) {
             return client().connect();
         }
-        String master = router.masterFor(-1);
-        if (master == null) {
+        SlotMap map = router.map();
+        if (map == null || map.masters().isEmpty()) {
             router.topology().refresh();
             return Future.failedFuture(new RedisUnavailableException("the Redis Cluster slot map is not known yet"));
         }
-        return router.node(master).client().connect();
+        return connectToAnyMaster(router, map.masters().size());
+    }
+
+    /** Tries the masters in turn, so a dead one costs its connection attempt only. */
+    private Future<RedisConnection> connectToAnyMaster(ClusterRouter router, int triesLeft) {
+        String master = router.masterFor(-1);
+        if (master == null) {
+            return Future.failedFuture(new RedisUnavailableException("no Redis Cluster master is known"));
+        }
+        return router.node(master).client().connect().recover(failure -> {
+            router.topology().refresh();
+            return triesLeft > 1 ? connectToAnyMaster(router, triesLeft - 1) : Future.failedFuture(failure);
+        });
     }
 
     private Uni<Response> send(String routingKey, Request request, Duration budget) {
+        return submitted(request, budget, pending -> submit(routingKey, pending));
+    }
+
+    /** A lazy {@link Uni} of one request, handed to {@code submit} on subscription; answered on the caller's loop. */
+    private static Uni<Response> submitted(Request request, Duration budget, Consumer<PendingRequest> submit) {
         long budgetNanos = budget.toNanos();
         return Uni.createFrom().emitter(emitter -> {
             Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
             PendingRequest pending = new PendingRequest(request, budgetNanos, emitter::complete, emitter::fail, caller);
             emitter.onTermination(pending::cancel);
-            submit(routingKey, pending);
+            submit.accept(pending);
         });
     }
 

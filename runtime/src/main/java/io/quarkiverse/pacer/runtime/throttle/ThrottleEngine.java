@@ -84,13 +84,15 @@ public class ThrottleEngine {
     }
 
     /**
-     * Opens the connection and loads the script before the first decision, so the first call does not pay for both
-     * inside its time budget. Bounded: an unreachable Redis delays startup by at most {@link #WARM_UP_TIMEOUT}.
+     * Opens the connection and loads the script before the first decision (on Redis Cluster: on every master), so the
+     * first call does not pay for both inside its time budget. Bounded: an unreachable Redis delays startup by at most
+     * {@link #WARM_UP_TIMEOUT}.
      */
     private void warmUp() {
         try {
             for (LuaScript script : policies.scriptsInUse()) {
-                redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT).await()
+                redis.sendToEveryMaster(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT)
+                        .await()
                         .atMost(WARM_UP_TIMEOUT.multipliedBy(2));
             }
         } catch (RuntimeException e) {
