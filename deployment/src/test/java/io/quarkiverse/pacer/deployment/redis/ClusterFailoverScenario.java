@@ -147,10 +147,11 @@ abstract class ClusterFailoverScenario {
             boolean allDelivered = ClusterLoad.eventually(() -> load.lost(consumer.receivedAt) == 0);
             long p99 = load.healthyLatenessPercentile(consumer.receivedAt, killedAt, failedOverAt, 99);
             LOG.infof("Cluster failover, durability=%s: replica promoted %d ms after the kill; schedule calls: %d"
-                    + " acknowledged, %d failed, %d of them on surviving masters' shards; throttle probes on surviving"
+                    + " acknowledged, %d failed (%d of them delivered all the same), %d of them on surviving masters' shards; throttle probes on surviving"
                     + " slots during the failover: %d, of which %d fell back, and %d errors; acknowledged messages"
                     + " lost: %d; lateness p99 of the %d surviving shards' messages due during the failover: %d ms",
                     durability(), failedOverAt - killedAt, load.acknowledged(), load.failed(),
+                    load.failedButDelivered(consumer.receivedAt),
                     load.failedOnHealthyShards(), probesDuringFailover, fallbacksDuringFailover, probeErrors.get(),
                     load.lost(consumer.receivedAt), load.healthyDueBetween(killedAt, failedOverAt), p99);
 

@@ -34,7 +34,7 @@ public final class ClusterLoad {
     private final List<Thread> threads = new ArrayList<>();
     private final Map<String, Long> dueAt = new ConcurrentHashMap<>();
     private final AtomicInteger acknowledgedOnVictim = new AtomicInteger();
-    private final AtomicInteger failed = new AtomicInteger();
+    private final Set<String> failedIds = ConcurrentHashMap.newKeySet();
     private final AtomicInteger failedOnHealthyShards = new AtomicInteger();
     private final AtomicReference<String> lastFailure = new AtomicReference<>();
 
@@ -107,7 +107,7 @@ public final class ClusterLoad {
                 acknowledgedOnVictim.incrementAndGet();
             }
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
+            failedIds.add(id);
             if (!onVictim) {
                 failedOnHealthyShards.incrementAndGet();
             }
@@ -148,7 +148,12 @@ public final class ClusterLoad {
     }
 
     public int failed() {
-        return failed.get();
+        return failedIds.size();
+    }
+
+    /** Schedules reported as failed whose message was delivered all the same. */
+    public long failedButDelivered(Map<String, Long> receivedAt) {
+        return failedIds.stream().filter(receivedAt::containsKey).count();
     }
 
     public int failedOnHealthyShards() {
