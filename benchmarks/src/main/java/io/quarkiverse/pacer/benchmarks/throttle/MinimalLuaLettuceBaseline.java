@@ -10,19 +10,18 @@ import io.lettuce.core.api.sync.RedisCommands;
  * ({@code baseline/minimal-token-bucket.lua}: server {@code TIME}, one hash, {@code PEXPIRE}) sent with
  * {@code EVALSHA} over <em>one</em> multiplexed Lettuce connection shared by all callers, as Lettuce intends.
  */
-public final class MinimalLuaLettuceBaseline implements RateLimiterPeer {
+public final class MinimalLuaLettuceBaseline extends MinimalTokenBucketPeer {
 
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;
     private final RedisCommands<String, String> commands;
     private final String sha;
-    private final MinimalTokenBucketArguments arguments = new MinimalTokenBucketArguments();
 
     public MinimalLuaLettuceBaseline(String redisUri) {
         this.client = RedisClient.create(redisUri);
         this.connection = client.connect();
         this.commands = connection.sync();
-        this.sha = commands.scriptLoad(MinimalTokenBucketArguments.script());
+        this.sha = commands.scriptLoad(script());
     }
 
     @Override
@@ -31,19 +30,9 @@ public final class MinimalLuaLettuceBaseline implements RateLimiterPeer {
     }
 
     @Override
-    public boolean isBaseline() {
-        return true;
-    }
-
-    @Override
-    public void prepare(ThrottleLimits limits, String[] keyNames) {
-        arguments.prepare(limits, keyNames);
-    }
-
-    @Override
     public boolean tryAcquire(int keyIndex) {
-        Long taken = commands.evalsha(sha, ScriptOutputType.INTEGER, arguments.keys(keyIndex),
-                arguments.capacity(), arguments.refillPerSecond());
+        Long taken = commands.evalsha(sha, ScriptOutputType.INTEGER, keys(keyIndex),
+                capacity(), refillPerSecond());
         return taken != null && taken == 1L;
     }
 

@@ -15,20 +15,19 @@ import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
  * call to its slot's master over one multiplexed connection per node; asynchronous commands, each caller awaiting its
  * own future.
  */
-public final class MinimalLuaLettuceClusterBaseline implements RateLimiterPeer {
+public final class MinimalLuaLettuceClusterBaseline extends MinimalTokenBucketPeer {
 
     private final RedisClusterClient client;
     private final StatefulRedisClusterConnection<String, String> connection;
     private final RedisAdvancedClusterAsyncCommands<String, String> commands;
     private final String sha;
-    private final MinimalTokenBucketArguments arguments = new MinimalTokenBucketArguments();
 
     public MinimalLuaLettuceClusterBaseline(List<String> nodeUris) {
         this.client = RedisClusterClient.create(nodeUris.stream().map(RedisURI::create).toList());
         this.connection = client.connect();
         this.commands = connection.async();
         // SCRIPT LOAD goes to every master with Lettuce's cluster client.
-        this.sha = connection.sync().scriptLoad(MinimalTokenBucketArguments.script());
+        this.sha = connection.sync().scriptLoad(script());
     }
 
     @Override
@@ -37,20 +36,10 @@ public final class MinimalLuaLettuceClusterBaseline implements RateLimiterPeer {
     }
 
     @Override
-    public boolean isBaseline() {
-        return true;
-    }
-
-    @Override
-    public void prepare(ThrottleLimits limits, String[] keyNames) {
-        arguments.prepare(limits, keyNames);
-    }
-
-    @Override
     public boolean tryAcquire(int keyIndex) {
         try {
-            Long taken = commands.<Long> evalsha(sha, ScriptOutputType.INTEGER, arguments.keys(keyIndex),
-                    arguments.capacity(), arguments.refillPerSecond()).get();
+            Long taken = commands.<Long> evalsha(sha, ScriptOutputType.INTEGER, keys(keyIndex),
+                    capacity(), refillPerSecond()).get();
             return taken != null && taken == 1L;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

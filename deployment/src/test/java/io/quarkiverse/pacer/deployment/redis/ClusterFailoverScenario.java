@@ -6,29 +6,13 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
-
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.pacer.delay.Delayed;
-import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.ClusterLoad;
 import io.quarkiverse.pacer.deployment.support.LocalCluster;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
-import io.quarkiverse.pacer.throttle.ThrottleKey;
-import io.quarkiverse.pacer.throttle.Throttled;
-import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -38,58 +22,17 @@ import io.quarkus.test.QuarkusUnitTest;
  * late; every message whose {@code schedule} returned is delivered; the promoted replica's slots work again without a
  * restart, and limits are exact afterwards. The subclasses choose {@code quarkus.pacer.delayed.durability}.
  */
-abstract class ClusterFailoverScenario {
+abstract class ClusterFailoverScenario extends ClusterFailureTestBase {
 
     private static final Logger LOG = Logger.getLogger(ClusterFailoverScenario.class);
-    static final String QUEUE = "failover";
-    static final int SHARDS = 6;
     /** Messages are due this long after their schedule: the lateness of healthy shards is measured against it. */
     static final Duration DELAY = Duration.ofMillis(500);
     /** Generous for a busy 2-core machine, yet below what one master's failover takes (node timeout 2 s + election). */
     static final long HEALTHY_LATENESS_P99_MILLIS = 1_500;
 
     static QuarkusUnitTest application(String durability) {
-        return new QuarkusUnitTest()
-                .withApplicationRoot(jar -> jar.addClasses(Consumer.class, Api.class, ClusterFailoverScenario.class,
-                        LocalCluster.class, ClusterLoad.class, RedisInfo.class))
-                .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster")
-                .overrideConfigKey("quarkus.pacer.devservices.cluster-replicas", "1")
-                .overrideConfigKey("quarkus.pacer.delayed.shards", Integer.toString(SHARDS))
-                .overrideConfigKey("quarkus.pacer.delayed.durability", durability);
+        return application(1, ClusterFailoverScenario.class).overrideConfigKey("quarkus.pacer.delayed.durability", durability);
     }
-
-    @Singleton
-    static class Consumer {
-        final Map<String, Long> receivedAt = new ConcurrentHashMap<>();
-
-        @Delayed(value = QUEUE, concurrency = 8)
-        void on(String id) {
-            receivedAt.putIfAbsent(id, System.currentTimeMillis());
-        }
-    }
-
-    @ApplicationScoped
-    public static class Api {
-        @Throttled(name = "probe", limit = 1_000_000, window = "1m")
-        public void probe(@ThrottleKey String key) {
-        }
-
-        @Throttled(name = "exact", limit = 5, window = "1d")
-        public void exact(@ThrottleKey String key) {
-        }
-    }
-
-    @Inject
-    DelayedQueue queue;
-
-    @Inject
-    Consumer consumer;
-
-    @Inject
-    Api api;
-
-    @Inject
-    ThrottleEngine engine;
 
     /** Whether the test holds writes and lets the replica catch up before the kill ({@code durability=primary}). */
     abstract boolean syncReplicaBeforeKill();
@@ -98,7 +41,7 @@ abstract class ClusterFailoverScenario {
 
     @Test
     void survivingSlotsDoNotNoticeAMasterFailover() throws Exception {
-        LocalCluster cluster = new LocalCluster(ConfigProvider.getConfig().getValue("quarkus.redis.hosts", String.class));
+        LocalCluster cluster = cluster();
         int victim = cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, 0));
         int replica = cluster.replicaOf(victim).orElseThrow();
         Path[] executableAndDirectory = cluster.executableAndDirectory(victim);
@@ -107,19 +50,8 @@ abstract class ClusterFailoverScenario {
         assertThat(victimShards).as("shards on the victim").isNotEmpty().hasSizeLessThan(SHARDS);
 
         ClusterLoad load = new ClusterLoad(SHARDS, victimShards);
-        AtomicInteger probes = new AtomicInteger();
-        AtomicInteger probeErrors = new AtomicInteger();
-        AtomicReference<String> probeError = new AtomicReference<>();
         load.start(2, id -> queue.schedule(QUEUE, id, id, DELAY), DELAY);
-        load.startThread("prober", i -> {
-            try {
-                api.probe(survivingKeys.get(i % survivingKeys.size()));
-                probes.incrementAndGet();
-            } catch (RuntimeException e) {
-                probeErrors.incrementAndGet();
-                probeError.set(e.toString());
-            }
-        });
+        ClusterLoad.Prober prober = load.startProber(api::probe, survivingKeys);
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> load.acknowledged() >= 300);
             if (syncReplicaBeforeKill()) {
@@ -129,11 +61,11 @@ abstract class ClusterFailoverScenario {
                 cluster.awaitReplicated(victim);
             }
             long killedAt = System.currentTimeMillis();
-            int probesAtKill = probes.get();
+            int probesAtKill = prober.calls();
             cluster.kill(victim);
             cluster.awaitFailedOver(victim);
             long failedOverAt = System.currentTimeMillis();
-            int probesDuringFailover = probes.get() - probesAtKill;
+            int probesDuringFailover = prober.calls() - probesAtKill;
             long fallbacksDuringFailover = engine.fallbackDecisions();
             // The killed master comes back as the promoted one's replica (with durability=replicas, the promoted
             // master's shards need one); its shards take messages again, without restarting the application.
@@ -152,12 +84,12 @@ abstract class ClusterFailoverScenario {
                     + " lost: %d; lateness p99 of the %d surviving shards' messages due during the failover: %d ms",
                     durability(), failedOverAt - killedAt, load.acknowledged(), load.failed(),
                     load.failedButDelivered(consumer.receivedAt),
-                    load.failedOnHealthyShards(), probesDuringFailover, fallbacksDuringFailover, probeErrors.get(),
+                    load.failedOnHealthyShards(), probesDuringFailover, fallbacksDuringFailover, prober.errors(),
                     load.lost(consumer.receivedAt), load.healthyDueBetween(killedAt, failedOverAt), p99);
 
             assertThat(load.failedOnHealthyShards()).as("failed schedules on surviving masters' shards; last: "
                     + load.lastFailure()).isZero();
-            assertThat(probeErrors.get()).as("throttle errors on surviving slots: " + probeError.get()).isZero();
+            assertThat(prober.errors()).as("throttle errors on surviving slots: " + prober.lastError()).isZero();
             assertThat(fallbacksDuringFailover).as("fallback decisions on surviving slots").isZero();
             assertThat(probesDuringFailover).as("probes decided during the failover").isPositive();
             assertThat(victimShardsBack).as("schedules succeed on the promoted replica's shards; last failure: "
@@ -180,18 +112,5 @@ abstract class ClusterFailoverScenario {
             load.stop();
             cluster.close();
         }
-    }
-
-    private int admitted(String key) {
-        int admitted = 0;
-        for (int i = 0; i < 10; i++) {
-            try {
-                api.exact(key);
-                admitted++;
-            } catch (ThrottledException rejected) {
-                // counted by difference
-            }
-        }
-        return admitted;
     }
 }

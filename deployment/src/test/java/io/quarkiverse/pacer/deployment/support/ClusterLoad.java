@@ -128,6 +128,40 @@ public final class ClusterLoad {
         threads.add(thread);
     }
 
+    /** Calls {@code call} with {@code keys} in turn, paced, until {@link #stop}, counting successes and errors. */
+    public Prober startProber(Consumer<String> call, List<String> keys) {
+        Prober prober = new Prober();
+        startThread("prober", i -> {
+            try {
+                call.accept(keys.get(i % keys.size()));
+                prober.calls.incrementAndGet();
+            } catch (RuntimeException e) {
+                prober.errors.incrementAndGet();
+                prober.lastError.set(e.toString());
+            }
+        });
+        return prober;
+    }
+
+    /** The counts of a prober: calls that returned, and errors with the last one. */
+    public static final class Prober {
+        private final AtomicInteger calls = new AtomicInteger();
+        private final AtomicInteger errors = new AtomicInteger();
+        private final AtomicReference<String> lastError = new AtomicReference<>();
+
+        public int calls() {
+            return calls.get();
+        }
+
+        public int errors() {
+            return errors.get();
+        }
+
+        public String lastError() {
+            return lastError.get();
+        }
+    }
+
     public void stop() throws InterruptedException {
         running.set(false);
         for (Thread thread : threads) {

@@ -6,17 +6,23 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The minimal token-bucket script ({@code baseline/minimal-token-bucket.lua}) and its keys and arguments for one
- * limit setting, shared by the Lettuce baselines (standalone and cluster).
+ * A physical-limit baseline: the minimal token-bucket script ({@code baseline/minimal-token-bucket.lua}) with its keys
+ * and arguments for one limit setting; the subclasses send it (Lettuce standalone and cluster).
  */
-final class MinimalTokenBucketArguments {
+abstract class MinimalTokenBucketPeer implements RateLimiterPeer {
 
     private String[][] keys = new String[0][];
     private String capacity;
     private String refillPerSecond;
 
+    @Override
+    public boolean isBaseline() {
+        return true;
+    }
+
     /** One bucket key per key name, each its own hash tag so keys spread over a cluster's slots. */
-    void prepare(ThrottleLimits limits, String[] keyNames) {
+    @Override
+    public void prepare(ThrottleLimits limits, String[] keyNames) {
         capacity = Long.toString(limits.limit());
         refillPerSecond = Double.toString(limits.limit() / (double) limits.window().toSeconds());
         keys = new String[keyNames.length][];
@@ -38,7 +44,7 @@ final class MinimalTokenBucketArguments {
     }
 
     static String script() {
-        try (InputStream in = MinimalTokenBucketArguments.class.getClassLoader()
+        try (InputStream in = MinimalTokenBucketPeer.class.getClassLoader()
                 .getResourceAsStream("baseline/minimal-token-bucket.lua")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
