@@ -35,7 +35,8 @@ import io.quarkus.test.QuarkusUnitTest;
  * On the local 3-master Redis Cluster (no replicas; {@code cluster-require-full-coverage no}, so the surviving masters
  * keep serving their slots), one master is shut down. Throttle decisions on the other masters' keys are all made by
  * Redis, exactly, with no fallback; a delay queue of 6 shards keeps scheduling and delivering on the shards of the
- * surviving masters; calls on the dead master's slots fail within their time budget.
+ * surviving masters; calls on the dead master's slots fail within their time budget. The dead master is the one the
+ * consumers' wake-up subscription was on: it is subscribed again on a surviving master.
  */
 class ClusterMasterDownTest {
 
@@ -75,7 +76,9 @@ class ClusterMasterDownTest {
         for (String host : hosts.split(",")) {
             masters.add(RedisInfo.portOf(host.trim()));
         }
-        int dead = cluster.ownerOf(cluster.slotOf("{" + QUEUE + "#0}"));
+        // The master that carries the consumers' wake-up subscription is the one that dies.
+        await().atMost(Duration.ofSeconds(30)).until(() -> subscribedOn(masters) != null);
+        int dead = subscribedOn(masters);
         Set<Integer> liveShards = new HashSet<>();
         for (int shard = 0; shard < SHARDS; shard++) {
             if (cluster.ownerOf(cluster.slotOf("{" + QUEUE + "#" + shard + "}")) != dead) {
@@ -111,6 +114,7 @@ class ClusterMasterDownTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.contains("before"));
 
         shutDown(dead);
+        masters.remove(Integer.valueOf(dead));
 
         for (String id : liveIds.subList(0, 30)) {
             queue.schedule(QUEUE, id, id, Duration.ZERO);
@@ -137,6 +141,18 @@ class ClusterMasterDownTest {
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.containsAll(liveIds));
         assertThat(consumer.received).doesNotContain(deadId);
+        // The wake-ups were subscribed again, on a surviving master (PUBLISH reaches every node's subscribers).
+        await().atMost(Duration.ofSeconds(30)).until(() -> subscribedOn(masters) != null);
+    }
+
+    /** The master on which a wake-up channel of the queue has a subscriber, or {@code null}. */
+    private static Integer subscribedOn(List<Integer> masters) {
+        for (int port : masters) {
+            if (!RedisProcess.command(port, "PUBSUB", "CHANNELS", "pacer:d:*").isBlank()) {
+                return port;
+            }
+        }
+        return null;
     }
 
     private static void shutDown(int port) {
