@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -68,9 +70,18 @@ class ClusterDelayedTest {
         final AtomicInteger movedCalls = new AtomicInteger();
         final AtomicInteger poisonCalls = new AtomicInteger();
         volatile boolean poisonFails = true;
+        /**
+         * Holds this application's "orders" handlers until the other instance has died: while they wait, this
+         * application claims at most a bounded number of messages, so the other instance always finds messages to
+         * consume and to die holding, however the machine schedules the threads.
+         */
+        final CountDownLatch ordersGate = new CountDownLatch(1);
 
         @Delayed(value = "orders", concurrency = 8)
-        void order(String id) {
+        void order(String id) throws InterruptedException {
+            if (!ordersGate.await(2, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the test never opened the orders gate");
+            }
             orderCalls.incrementAndGet();
             orders.add(id);
         }
@@ -114,7 +125,8 @@ class ClusterDelayedTest {
         try {
             int call = 0;
             // The other instance consumes a share of the messages, then claims one batch per shard and dies (kill -9:
-            // no ack, no release); its leases expire after 2 s and the application delivers those messages.
+            // no ack, no release); its leases expire after 2 s and the application delivers those messages. The
+            // application's handlers wait meanwhile (ordersGate), so it cannot take every message first.
             while (acked.size() < 300 && queue.size("orders") > 0) {
                 for (int shard = 0; shard < SHARDS; shard++) {
                     String base = "pacer:d:{orders#" + shard + "}:";
@@ -144,6 +156,7 @@ class ClusterDelayedTest {
             }
         } finally {
             other.close();
+            consumers.ordersGate.countDown();
         }
 
         await().atMost(Duration.ofSeconds(60)).until(() -> consumers.orders.size() + acked.size() >= MESSAGES);
