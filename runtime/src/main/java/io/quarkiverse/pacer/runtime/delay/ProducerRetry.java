@@ -1,6 +1,8 @@
 package io.quarkiverse.pacer.runtime.delay;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -18,7 +20,8 @@ import io.vertx.redis.client.impl.types.ErrorType;
 /**
  * Lets a producer call ride out a short Redis outage ({@code quarkus.pacer.delayed.producer-timeout}): a call failing
  * because Redis is unavailable is made again after a short backoff on a Vert.x timer, on the caller's Vert.x context
- * when it has one, until the bound; then its last failure is the call's. No thread waits meanwhile.
+ * when it has one, until the bound; then its last failure is the call's. No thread waits meanwhile. The backoff is the
+ * consumers' ({@link RetryDelay}: 20 ms doubling up to a second, with jitter).
  * <p>
  * Every call retried must be idempotent: the callers fix everything (a generated id included) before the first
  * attempt, and every producer script is an upsert, a removal or a read. {@code scheduleIfAbsent} is the exception the
@@ -28,9 +31,6 @@ import io.vertx.redis.client.impl.types.ErrorType;
 final class ProducerRetry {
 
     private static final Logger LOG = Logger.getLogger(ProducerRetry.class);
-
-    static final long FIRST_BACKOFF_MILLIS = 25;
-    static final long MAX_BACKOFF_MILLIS = 500;
 
     /** Redis error replies that mean "not now" (a loading replica, a failover, a cluster missing a node). */
     private static final String[] TRANSIENT_ERRORS = { "READONLY", "LOADING", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN" };
@@ -51,13 +51,12 @@ final class ProducerRetry {
         return Uni.createFrom().emitter(emitter -> {
             AtomicBoolean ended = new AtomicBoolean();
             emitter.onTermination(() -> ended.set(true));
-            attempt(call, emitter, ended, Vertx.currentContext(), System.nanoTime() + timeoutNanos,
-                    FIRST_BACKOFF_MILLIS);
+            attempt(call, emitter, ended, Vertx.currentContext(), System.nanoTime() + timeoutNanos, 0);
         });
     }
 
     private <T> void attempt(Supplier<Uni<T>> call, UniEmitter<? super T> emitter, AtomicBoolean ended,
-            Context context, long deadline, long backoffMillis) {
+            Context context, long deadline, int failures) {
         if (ended.get()) {
             return; // cancelled
         }
@@ -74,30 +73,34 @@ final class ProducerRetry {
                 emitter.fail(failure);
                 return;
             }
-            LOG.debugf("Redis unavailable for a delay-queue producer call, again in %d ms: %s", backoffMillis, failure);
-            long next = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
-            vertx.setTimer(Math.max(1, Math.min(backoffMillis, remainingMillis)), id -> {
+            long delay = RetryDelay.afterFailures(failures + 1, ThreadLocalRandom.current().nextDouble());
+            LOG.debugf("Redis unavailable for a delay-queue producer call, again in %d ms: %s", delay, failure);
+            vertx.setTimer(Math.max(1, Math.min(delay, remainingMillis)), id -> {
                 if (context != null) {
-                    context.runOnContext(ignored -> attempt(call, emitter, ended, context, deadline, next));
+                    context.runOnContext(ignored -> attempt(call, emitter, ended, context, deadline, failures + 1));
                 } else {
-                    attempt(call, emitter, ended, null, deadline, next);
+                    attempt(call, emitter, ended, null, deadline, failures + 1);
                 }
             });
         });
     }
 
     /**
-     * Whether {@code failure} means Redis is unavailable for now (unreachable, not answering, failing over), so the
-     * same call may succeed a moment later; never a data error or a full local queue.
+     * Whether {@code failure} means Redis is unavailable for now (unreachable, not answering, the connection lost,
+     * failing over), so the same call may succeed a moment later; never a data error or a full local queue.
      */
     static boolean isOutage(Throwable failure) {
-        if (failure instanceof RedisUnavailableException || failure instanceof RedisTimeoutException) {
-            return true;
-        }
-        if (failure instanceof ErrorType && failure.getMessage() != null) {
-            for (String prefix : TRANSIENT_ERRORS) {
-                if (failure.getMessage().startsWith(prefix)) {
-                    return true;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof RedisUnavailableException || cause instanceof RedisTimeoutException
+                    || cause instanceof IOException) {
+                // IOException: the connection reset or closed under a request already written.
+                return true;
+            }
+            if (cause instanceof ErrorType && cause.getMessage() != null) {
+                for (String prefix : TRANSIENT_ERRORS) {
+                    if (cause.getMessage().startsWith(prefix)) {
+                        return true;
+                    }
                 }
             }
         }
