@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,12 +23,13 @@ import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
+import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * Redis is down for 10 s while transactions that schedule (and cancel) messages commit: every committed operation is
  * retried until Redis is back, in call order per transaction, and every committed message is delivered exactly once.
- * The committing threads never wait for Redis.
+ * The committing threads never wait for Redis, and the readiness check counts the operations waiting.
  */
 class DelayedScheduleOnCommitRedisOutageTest {
 
@@ -78,6 +80,9 @@ class DelayedScheduleOnCommitRedisOutageTest {
     @Inject
     AfterCommitSender afterCommit;
 
+    @Inject
+    PacerRedisReadinessCheck readiness;
+
     @Test
     void everyCommittedMessageIsDeliveredOnceRedisIsBack() throws Exception {
         orders.place("before");
@@ -101,6 +106,9 @@ class DelayedScheduleOnCommitRedisOutageTest {
             Thread.sleep(Duration.ofNanos(downFor).toMillis());
         }
         assertThat(afterCommit.pending()).isEqualTo(40);
+        HealthCheckResponse down = readiness.call().await().atMost(Duration.ofSeconds(10));
+        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(down.getData().orElseThrow()).containsEntry("delayed after-commit pending", 40L);
         REDIS.start();
 
         await().atMost(Duration.ofSeconds(60)).until(() -> afterCommit.pending() == 0);
@@ -109,5 +117,8 @@ class DelayedScheduleOnCommitRedisOutageTest {
         // The cancellations ran after their schedules: no "-x" message is left waiting.
         await().atMost(Duration.ofSeconds(30)).until(() -> queue.size(QUEUE) == 0);
         assertThat(consumer.calls.get()).isEqualTo(expected.size());
+        HealthCheckResponse up = readiness.call().await().atMost(Duration.ofSeconds(10));
+        assertThat(up.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(up.getData().orElseThrow()).containsEntry("delayed after-commit pending", 0L);
     }
 }

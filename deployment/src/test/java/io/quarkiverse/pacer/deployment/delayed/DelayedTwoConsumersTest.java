@@ -81,7 +81,7 @@ class DelayedTwoConsumersTest {
     PacerRedis redis;
 
     @Test
-    void eachMessageIsProcessedByOneConsumer() {
+    void eachMessageIsProcessedByOneConsumer() throws InterruptedException {
         Instant due = Instant.now().plusMillis(1500);
         // At most 16 calls in flight: the Redis client's connection pool bounds concurrent requests.
         Multi.createFrom().range(0, MESSAGES)

@@ -15,15 +15,13 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisSentinel;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.SentinelPrimary;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -35,7 +33,7 @@ class SentinelFailoverProducerTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RedisInfo.class))
+            .withApplicationRoot(jar -> jar.addClasses(RedisInfo.class, SentinelPrimary.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "sentinel");
 
     @Inject
@@ -46,11 +44,8 @@ class SentinelFailoverProducerTest {
 
     @Test
     void noScheduleFailsWhileTheFailoverCompletesWithinTheProducerTimeout() throws Exception {
-        List<Integer> sentinels = new ArrayList<>();
-        for (String host : ConfigProvider.getConfig().getValue("quarkus.redis.hosts", String.class).split(",")) {
-            sentinels.add(RedisInfo.portOf(host.trim()));
-        }
-        int oldPrimary = primaryPort(sentinels.get(0));
+        List<Integer> sentinels = SentinelPrimary.sentinelPorts();
+        int oldPrimary = SentinelPrimary.primaryPort(sentinels.get(0));
 
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicInteger failed = new AtomicInteger();
@@ -89,12 +84,11 @@ class SentinelFailoverProducerTest {
                 .until(() -> acknowledged.size() >= 300);
 
         // kill -9 the primary: until the sentinels promote a replica, Redis is unreachable.
-        long pid = Long.parseLong(RedisInfo.field(RedisProcess.command(oldPrimary, "INFO", "server"), "process_id"));
         long killedAt = System.nanoTime();
-        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        SentinelPrimary.kill(oldPrimary);
         int acknowledgedAtKill = acknowledged.size();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> primaryPort(sentinels.get(0)) != oldPrimary);
+        await().atMost(Duration.ofSeconds(60)).until(() -> SentinelPrimary.primaryPort(sentinels.get(0)) != oldPrimary);
         Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
         await().atMost(Duration.ofSeconds(60)).alias("300 schedules returned after the failover; last failure: "
                 + lastFailure).until(() -> acknowledged.size() >= acknowledgedAtKill + 300);
@@ -112,9 +106,4 @@ class SentinelFailoverProducerTest {
                 .isGreaterThan(Duration.ofMillis(500));
     }
 
-    private static int primaryPort(int sentinelPort) {
-        String address = RedisProcess.command(sentinelPort, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
-                LocalRedisSentinel.MASTER_NAME);
-        return Integer.parseInt(address.split("\n")[1]);
-    }
 }
