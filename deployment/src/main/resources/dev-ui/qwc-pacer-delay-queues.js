@@ -42,6 +42,7 @@ export class QwcPacerDelayQueues extends LitElement {
 
     static properties = {
         _queues: { state: true },
+        _afterCommit: { state: true },
         _selected: { state: true },
         _tab: { state: true },
         _waiting: { state: true },
@@ -54,6 +55,7 @@ export class QwcPacerDelayQueues extends LitElement {
     constructor() {
         super();
         this._queues = null;
+        this._afterCommit = null;
         this._selected = null;
         this._tab = 0;
         this._waiting = [];
@@ -75,6 +77,7 @@ export class QwcPacerDelayQueues extends LitElement {
     }
 
     _refresh(quiet) {
+        this.jsonRpc.getAfterCommit().then(r => { this._afterCommit = r.result; }).catch(() => { });
         this.jsonRpc.getQueues().then(r => {
             this._queues = r.result;
             if (this._selected === null && this._queues.length > 0) {
@@ -83,6 +86,16 @@ export class QwcPacerDelayQueues extends LitElement {
                 this._browse();
             }
         }).catch(e => { if (!quiet) this._error(e); });
+    }
+
+    _afterCommitLine() {
+        const a = this._afterCommit;
+        if (!a || !a.enabled) {
+            return html``;
+        }
+        return html`<div class="hint">Schedule on commit: <span class="num ${a.pending > 0 ? 'warn' : ''}">${a.pending}</span>
+            operations of committed transactions waiting for Redis (retried for
+            <code>quarkus.pacer.delayed.after-commit.retry-for</code>).</div>`;
     }
 
     _select(queue) {
@@ -111,6 +124,7 @@ export class QwcPacerDelayQueues extends LitElement {
                     a queue <span class="badge">no consumer here</span> holds messages in Redis that no
                     <code>@Delayed</code> method of this application consumes (a typo in a queue name?). Click a row to
                     browse its messages.</div>
+                ${this._afterCommitLine()}
             </div>
             <vaadin-grid .items=${this._queues} theme="wrap-cell-content row-stripes" all-rows-visible
                 @active-item-changed=${e => { if (e.detail.value) this._select(e.detail.value.queue); }}>

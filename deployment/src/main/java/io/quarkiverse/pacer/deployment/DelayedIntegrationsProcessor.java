@@ -21,6 +21,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.deployment.DelayedMethodsBuildItem.DelayedMethod;
 import io.quarkiverse.pacer.runtime.config.DelayedBuildTimeConfig.QueueBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
+import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
 import io.quarkiverse.pacer.runtime.delay.DelayedChannelForwarder;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
@@ -67,7 +68,8 @@ class DelayedIntegrationsProcessor {
             LOG.debugf("quarkus.pacer.delayed.transactional=false: schedule and cancel act at once, also in a transaction");
             return;
         }
-        beans.produce(AdditionalBeanBuildItem.unremovableOf(JtaDelayedTransactions.class));
+        beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(JtaDelayedTransactions.class, AfterCommitSender.class)
+                .setUnremovable().build());
     }
 
     @BuildStep

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -43,11 +45,14 @@ class DelayedDeliveryOrderTest {
 
     @Test
     void deliversByDueTime() {
-        queue.schedule("ordered", "third", Duration.ofMillis(900));
-        queue.schedule("ordered", "first", Duration.ofMillis(300));
-        queue.schedule("ordered", "second", Duration.ofMillis(600));
-        queue.schedule("ordered", "zeroth", Duration.ZERO);
-        assertThat(consumer.received).doesNotContain("first", "second", "third");
+        // Stored together (one script call), so no message can be delivered before an earlier one is stored, however
+        // slowly the machine runs; out of order in the call, and due 300 ms apart.
+        Instant base = Instant.now();
+        queue.scheduleAll("ordered", List.of(
+                ScheduledMessage.of("3", "third", base.plusMillis(900)),
+                ScheduledMessage.of("1", "first", base.plusMillis(300)),
+                ScheduledMessage.of("2", "second", base.plusMillis(600)),
+                ScheduledMessage.of("0", "zeroth", base)));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.size() == 4);
         assertThat(consumer.received).containsExactly("zeroth", "first", "second", "third");

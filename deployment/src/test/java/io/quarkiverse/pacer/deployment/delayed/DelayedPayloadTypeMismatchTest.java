@@ -17,7 +17,8 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * A payload that is not of the type the queue's consumer in this application takes fails {@code schedule} at once,
- * naming both types (a {@code Thread} was once stored and "delivered" as an empty {@code OrderRef}); a payload Jackson
+ * naming both types (a {@code Thread} was once stored and "delivered" as an empty {@code OrderRef}), and so does a
+ * {@code String} that is not the JSON of the consumer's type (it was accepted and dead-lettered); a payload Jackson
  * cannot serialize fails without Jackson's advice to disable {@code FAIL_ON_EMPTY_BEANS}.
  */
 class DelayedPayloadTypeMismatchTest {
@@ -56,6 +57,19 @@ class DelayedPayloadTypeMismatchTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Payload of type " + OrderRef.class.getName())
                 .hasMessageContaining("takes java.lang.String");
+        // A String for a consumer of another type is that type's JSON: it must parse as one.
+        assertThatThrownBy(() -> queue.schedule("order-timeout", "just a string", Duration.ofMinutes(30)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Payload of type java.lang.String cannot be scheduled on delay queue"
+                        + " \"order-timeout\": its consumer @Delayed(\"order-timeout\") declared on "
+                        + OrderTimeouts.class.getName() + "#expire() takes " + OrderRef.class.getName()
+                        + ", so a String is taken as its JSON, and this one is not a JSON " + OrderRef.class.getName()
+                        + " (")
+                .hasMessageEndingWith("); schedule a " + OrderRef.class.getName() + " or its JSON as a String");
+        assertThatThrownBy(() -> queue.schedule("order-timeout", "o-1", "{\"id\":\"forty-two\"}",
+                Duration.ofMinutes(30)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is not a JSON " + OrderRef.class.getName());
         assertThat(queue.size("order-timeout")).isZero();
         assertThat(queue.size("texts")).isZero();
 

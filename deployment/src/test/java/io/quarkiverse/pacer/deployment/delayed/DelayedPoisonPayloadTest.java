@@ -17,6 +17,7 @@ import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** A payload the consumer cannot decode is dead-lettered at once, without retries, and later messages still flow. */
@@ -43,11 +44,17 @@ class DelayedPoisonPayloadTest {
     DelayedQueue queue;
 
     @Inject
+    RedisDelayedQueue redisQueue;
+
+    @Inject
     Consumer consumer;
 
     @Test
     void poisonGoesToDeadLettersAndTheConsumerKeepsGoing() {
-        queue.schedule("orders", "poison", "this is not JSON", Duration.ZERO);
+        // Stored as another producer would (one that does not know the consumer's type): this application's own
+        // schedule refuses a String that is not the JSON of an Order.
+        redisQueue.scheduleText("orders", "poison", "this is not JSON", Duration.ZERO, null).await()
+                .atMost(Duration.ofSeconds(10));
         queue.schedule("orders", "good-1", new Order(1), Duration.ofMillis(100));
         queue.schedule("orders", "good-2", new Order(2), Duration.ofMillis(200));
 

@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.inject.Inject;
@@ -47,9 +49,20 @@ class DelayedTwoConsumersTest {
     static class Consumer {
         final Set<String> received = ConcurrentHashMap.newKeySet();
         final AtomicInteger calls = new AtomicInteger();
+        /** Counted down when the application handles its first message: it has its share. */
+        final CountDownLatch entered = new CountDownLatch(1);
+        /**
+         * Holds the application's handlers until the other instance has its share too, so neither can take every
+         * message first, however the machine schedules the threads.
+         */
+        final CountDownLatch gate = new CountDownLatch(1);
 
         @Delayed(value = "shared", concurrency = 4)
-        void on(String id) {
+        void on(String id) throws InterruptedException {
+            entered.countDown();
+            if (!gate.await(2, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the test never opened the gate");
+            }
             calls.incrementAndGet();
             received.add(id);
         }
@@ -68,13 +81,14 @@ class DelayedTwoConsumersTest {
     PacerRedis redis;
 
     @Test
-    void eachMessageIsProcessedByOneConsumer() {
+    void eachMessageIsProcessedByOneConsumer() throws InterruptedException {
         Instant due = Instant.now().plusMillis(1500);
         // At most 16 calls in flight: the Redis client's connection pool bounds concurrent requests.
         Multi.createFrom().range(0, MESSAGES)
                 .onItem().transformToUni(i -> reactiveQueue.schedule("shared", "m-" + i, "m-" + i, due)).merge(16)
                 .collect().asList().await().atMost(Duration.ofSeconds(60));
 
+        assertThat(consumer.entered.await(60, TimeUnit.SECONDS)).as("the application took a message").isTrue();
         LuaScript claimScript = DelayedScripts.CLAIM;
         LuaScript ackScript = DelayedScripts.ACK;
         List<String> otherInstance = new ArrayList<>();
@@ -89,12 +103,16 @@ class DelayedTwoConsumersTest {
                 ack.add(claim.get(i).toString());
                 ack.add(claim.get(i + 1).toString());
             }
+            if (!otherInstance.isEmpty()) {
+                consumer.gate.countDown(); // both have their share: compete freely from now on
+            }
             if (!ack.isEmpty()) {
                 Response acked = redis.eval(ackScript, RedisCommands.shardKeys("pacer:d:{shared}:"), ack).await()
                         .atMost(Duration.ofSeconds(5));
                 assertThat(acked.toInteger()).isEqualTo(ack.size() / 2);
             }
         }
+        consumer.gate.countDown();
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.size() + otherInstance.size() >= MESSAGES);
 
         Set<String> both = new HashSet<>(otherInstance);

@@ -236,7 +236,7 @@ class PacerJsonRpcServiceTest {
 
         assertThatThrownBy(() -> result(service.scheduleTestMessage("rpc-queue", "bad", "{oops", 0)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("The payload is not a JSON " + Order.class.getName());
+                .hasMessageContaining("is not a JSON " + Order.class.getName());
         assertThat(result(service.getWaitingMessages("rpc-queue", 10))).isEmpty();
     }
 

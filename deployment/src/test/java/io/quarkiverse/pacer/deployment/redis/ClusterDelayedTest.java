@@ -11,8 +11,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -25,6 +28,7 @@ import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
@@ -68,9 +72,18 @@ class ClusterDelayedTest {
         final AtomicInteger movedCalls = new AtomicInteger();
         final AtomicInteger poisonCalls = new AtomicInteger();
         volatile boolean poisonFails = true;
+        /**
+         * Holds this application's "orders" handlers until the other instance has died: while they wait, this
+         * application claims at most a bounded number of messages, so the other instance always finds messages to
+         * consume and to die holding, however the machine schedules the threads.
+         */
+        final CountDownLatch ordersGate = new CountDownLatch(1);
 
         @Delayed(value = "orders", concurrency = 8)
-        void order(String id) {
+        void order(String id) throws InterruptedException {
+            if (!ordersGate.await(2, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the test never opened the orders gate");
+            }
             orderCalls.incrementAndGet();
             orders.add(id);
         }
@@ -114,7 +127,8 @@ class ClusterDelayedTest {
         try {
             int call = 0;
             // The other instance consumes a share of the messages, then claims one batch per shard and dies (kill -9:
-            // no ack, no release); its leases expire after 2 s and the application delivers those messages.
+            // no ack, no release); its leases expire after 2 s and the application delivers those messages. The
+            // application's handlers wait meanwhile (ordersGate), so it cannot take every message first.
             while (acked.size() < 300 && queue.size("orders") > 0) {
                 for (int shard = 0; shard < SHARDS; shard++) {
                     String base = "pacer:d:{orders#" + shard + "}:";
@@ -144,6 +158,7 @@ class ClusterDelayedTest {
             }
         } finally {
             other.close();
+            consumers.ordersGate.countDown();
         }
 
         await().atMost(Duration.ofSeconds(60)).until(() -> consumers.orders.size() + acked.size() >= MESSAGES);
@@ -162,8 +177,12 @@ class ClusterDelayedTest {
 
     @Test
     void everyMessageIsDeliveredWhileTheQueueMovesBetweenMasters() throws Exception {
-        // Due over 3 s, so messages are waiting, claimed and acknowledged while their slots move.
-        scheduleAll("moved", Instant.now().plusMillis(1000));
+        // Half are due over 1.5 s, so messages are claimed and acknowledged while their slots move; the other half waits
+        // (due in an hour) so that the slots hold messages when they move, however long anything takes on a busy
+        // machine, and is made due once they moved.
+        Instant start = Instant.now().plusMillis(1000);
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        schedule("moved", i -> i % 2 == 0 ? start.plusMillis(i / 2) : later);
         ClusterReshard reshard = new ClusterReshard(ConfigProvider.getConfig().getValue("quarkus.redis.hosts",
                 String.class));
         // A producer keeps scheduling while the slots move: no call may fail.
@@ -196,11 +215,17 @@ class ClusterDelayedTest {
             moving.set(false);
             producer.join(30_000);
         }
-        assertThat(pendingInMovedSlots).as("messages pending in the slots when they moved").isGreaterThan(100);
+        assertThat(pendingInMovedSlots).as("messages pending in the slots when they moved")
+                .isGreaterThanOrEqualTo(MESSAGES / 2);
         assertThat(movedKeys).as("keys migrated: at least each shard's due set and messages hash")
                 .isGreaterThanOrEqualTo(2 * SHARDS);
         assertThat(failures).as("schedule calls failed while slots moved").isEmpty();
         assertThat(scheduledDuringMove).isNotEmpty();
+        List<ScheduledMessage> waiting = new ArrayList<>();
+        for (int i = 1; i < MESSAGES; i += 2) {
+            waiting.add(ScheduledMessage.of("moved-" + i, "moved-" + i, Instant.now()));
+        }
+        queue.scheduleAll("moved", waiting);
 
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> consumers.moved.size() >= MESSAGES + scheduledDuringMove.size());
@@ -229,9 +254,14 @@ class ClusterDelayedTest {
 
     /** Schedules {@link #MESSAGES} messages due one millisecond apart from {@code start}. */
     private void scheduleAll(String queueName, Instant start) {
+        schedule(queueName, start::plusMillis);
+    }
+
+    /** Schedules {@link #MESSAGES} messages, message {@code i} due at {@code dueAt(i)}. */
+    private void schedule(String queueName, IntFunction<Instant> dueAt) {
         Multi.createFrom().range(0, MESSAGES)
                 .onItem().transformToUni(i -> reactiveQueue.schedule(queueName, queueName + "-" + i, queueName + "-" + i,
-                        start.plusMillis(i)))
+                        dueAt.apply(i)))
                 .merge(64)
                 .collect().asList().await().atMost(Duration.ofSeconds(120));
     }

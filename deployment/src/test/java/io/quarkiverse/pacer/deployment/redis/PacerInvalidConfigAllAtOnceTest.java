@@ -26,6 +26,8 @@ class PacerInvalidConfigAllAtOnceTest {
             // 100,000 per day is exact with FIXED_WINDOW, not with TOKEN_BUCKET (burst x window >= 2^52 µs).
             .overrideConfigKey("quarkus.pacer.throttle.\"daily\".algorithm", "token-bucket")
             .overrideConfigKey("quarkus.pacer.delayed.batch-size", "0")
+            .overrideConfigKey("quarkus.pacer.delayed.producer-timeout", "-1s")
+            .overrideConfigKey("quarkus.pacer.delayed.after-commit.retry-for", "-1s")
             .overrideConfigKey("quarkus.pacer.delayed.\"orders\".lease", "10ms")
             .assertException(failure -> {
                 Throwable cause = failure;
@@ -39,6 +41,8 @@ class PacerInvalidConfigAllAtOnceTest {
                         + " exact arithmetic with TOKEN_BUCKET (at most 2^52 permit-microseconds); use a smaller limit,"
                         + " burst or window, or FIXED_WINDOW, SLIDING_LOG or CONCURRENCY, which have no such bound\n"
                         + " - quarkus.pacer.delayed.batch-size must be at least 1, was 0\n"
+                        + " - quarkus.pacer.delayed.producer-timeout must not be negative, was PT-1S\n"
+                        + " - quarkus.pacer.delayed.after-commit.retry-for must not be negative, was PT-1S\n"
                         + " - quarkus.pacer.delayed.\"orders\".lease must be at least 100ms, was PT0.01S");
             });
 

@@ -22,9 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisSentinel;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.deployment.support.SentinelPrimary;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.ThrottledException;
@@ -40,7 +39,7 @@ class SentinelFailoverTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, Api.class, RedisInfo.class))
+            .withApplicationRoot(jar -> jar.addClasses(Consumer.class, Api.class, RedisInfo.class, SentinelPrimary.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "sentinel")
             .overrideConfigKey("quarkus.pacer.delayed.durability", "replicas")
             .overrideConfigKey("quarkus.pacer.delayed.poll-interval", "1s")
@@ -75,11 +74,8 @@ class SentinelFailoverTest {
     @Test
     void everyAcknowledgedScheduleIsDeliveredAcrossAFailover() throws Exception {
         assertThat(ConfigProvider.getConfig().getValue("quarkus.redis.client-type", String.class)).isEqualTo("sentinel");
-        List<Integer> sentinels = new ArrayList<>();
-        for (String host : ConfigProvider.getConfig().getValue("quarkus.redis.hosts", String.class).split(",")) {
-            sentinels.add(RedisInfo.portOf(host.trim()));
-        }
-        int oldPrimary = primaryPort(sentinels.get(0));
+        List<Integer> sentinels = SentinelPrimary.sentinelPorts();
+        int oldPrimary = SentinelPrimary.primaryPort(sentinels.get(0));
 
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicInteger failed = new AtomicInteger();
@@ -109,11 +105,10 @@ class SentinelFailoverTest {
         assertThat(admitted("before")).isTrue();
 
         // kill -9 the primary: no chance to replicate what it has not sent yet.
-        long pid = Long.parseLong(RedisInfo.field(RedisProcess.command(oldPrimary, "INFO", "server"), "process_id"));
-        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        SentinelPrimary.kill(oldPrimary);
         int acknowledgedAtKill = acknowledged.size();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> primaryPort(sentinels.get(0)) != oldPrimary);
+        await().atMost(Duration.ofSeconds(60)).until(() -> SentinelPrimary.primaryPort(sentinels.get(0)) != oldPrimary);
         // Throttling and scheduling resume by themselves on the new primary.
         await().atMost(Duration.ofSeconds(60)).until(() -> admitted("resumed"));
         await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.size() >= acknowledgedAtKill + 300);
@@ -141,9 +136,4 @@ class SentinelFailoverTest {
         }
     }
 
-    private static int primaryPort(int sentinelPort) {
-        String address = RedisProcess.command(sentinelPort, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
-                LocalRedisSentinel.MASTER_NAME);
-        return Integer.parseInt(address.split("\n")[1]);
-    }
 }

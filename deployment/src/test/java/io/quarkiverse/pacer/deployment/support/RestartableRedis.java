@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeoutException;
 
 import org.awaitility.Awaitility;
 
@@ -19,42 +21,39 @@ import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
 
 /**
  * A {@code redis-server} of the test's own on a fixed free port, which the test stops and starts again (same port,
- * empty data) to play a Redis outage. Shared by JUnit's and Quarkus's copies of a test class through a system property.
+ * empty data) to play a Redis outage. Shared by JUnit's and Quarkus's copies of a test class through system
+ * properties, which hold only strings (Narayana, for one, copies every system property as a string).
  */
 public final class RestartableRedis {
 
     private final Path executable = LocalRedisServerChoice.choose(LocalRedisServerChoice.AUTO).path();
     private final int port;
     private final Path dir;
-    /** The running process, shared with this class's copy in the other class loader (JDK types only). */
-    private final AtomicReference<Process> process;
+    /** The system property holding the running process's pid, shared with this class's copy in the other class loader. */
+    private final String pidProperty;
 
-    private RestartableRedis(int port, Path dir, AtomicReference<Process> process) {
+    private RestartableRedis(int port, Path dir, String pidProperty) {
         this.port = port;
         this.dir = dir;
-        this.process = process;
+        this.pidProperty = pidProperty;
     }
 
     /** The server of this name, started on first use; JUnit's and Quarkus's copies of a test share it. */
-    @SuppressWarnings("unchecked")
     public static RestartableRedis shared(String name) {
         synchronized (System.getProperties()) {
             String holder = "pacer.test.restartable-redis." + name;
-            Object[] state = (Object[]) System.getProperties().get(holder);
+            String state = System.getProperty(holder);
             if (state != null) {
-                return new RestartableRedis((Integer) state[0], (Path) state[1], (AtomicReference<Process>) state[2]);
+                String[] parts = state.split(",", 2);
+                return new RestartableRedis(Integer.parseInt(parts[0]), Path.of(parts[1]), holder + ".pid");
             }
             try {
                 RestartableRedis redis = new RestartableRedis(freePort(),
-                        Files.createTempDirectory("pacer-restartable-redis"), new AtomicReference<>());
+                        Files.createTempDirectory("pacer-restartable-redis"), holder + ".pid");
                 redis.start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    Process running = redis.process.get();
-                    if (running != null) {
-                        running.destroyForcibly();
-                    }
-                }));
-                System.getProperties().put(holder, new Object[] { redis.port, redis.dir, redis.process });
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(() -> redis.running().ifPresent(ProcessHandle::destroyForcibly)));
+                System.setProperty(holder, redis.port + "," + redis.dir);
                 return redis;
             } catch (IOException e) {
                 throw new IllegalStateException(e);
@@ -66,25 +65,41 @@ public final class RestartableRedis {
         return "redis://127.0.0.1:" + port;
     }
 
-    public synchronized void start() {
-        try {
-            process.set(new ProcessBuilder(List.of(executable.toString(), "--port", Integer.toString(port), "--bind",
-                    "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+    public void start() {
+        synchronized (System.getProperties()) {
+            try {
+                Process process = new ProcessBuilder(List.of(executable.toString(), "--port", Integer.toString(port),
+                        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+                System.setProperty(pidProperty, Long.toString(process.pid()));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
         }
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(this::answers);
     }
 
-    public synchronized void stop() throws InterruptedException {
-        Process running = process.getAndSet(null);
-        if (running == null) {
+    public void stop() throws InterruptedException {
+        Optional<ProcessHandle> running;
+        synchronized (System.getProperties()) {
+            running = running();
+            System.clearProperty(pidProperty);
+        }
+        if (running.isEmpty()) {
             return;
         }
-        running.destroyForcibly();
-        running.waitFor(20, TimeUnit.SECONDS);
+        running.get().destroyForcibly();
+        try {
+            running.get().onExit().get(20, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("redis-server on port " + port + " did not stop", e);
+        }
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !answers());
+    }
+
+    private Optional<ProcessHandle> running() {
+        String pid = System.getProperty(pidProperty);
+        return pid == null ? Optional.empty() : ProcessHandle.of(Long.parseLong(pid));
     }
 
     /** Sends one inline command and returns the raw reply. */

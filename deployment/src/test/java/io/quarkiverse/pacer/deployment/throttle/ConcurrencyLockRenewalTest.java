@@ -25,14 +25,18 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * CONCURRENCY as a distributed lock: a call running four windows long keeps its permit (its lease is renewed), a
+ * CONCURRENCY as a distributed lock: a call running three windows long keeps its permit (its lease is renewed), a
  * second caller is rejected all along; the permit is free as soon as the call ends, or its Uni is cancelled; a holder
  * that stopped renewing (a crashed instance) frees the permit within one window.
+ * <p>
+ * The window is long (4 s) so that a busy machine neither delays a renewal past its lease nor makes a release look like
+ * an expiry: "at once" is "within half a window", and a crashed holder's lease is bounded by Redis's own answer (its
+ * retry-after), not by a wall-clock measurement.
  */
 class ConcurrencyLockRenewalTest {
 
     static final String LOCK = "renewed-lock";
-    static final Duration WINDOW = Duration.ofMillis(400);
+    static final Duration WINDOW = Duration.ofSeconds(4);
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
@@ -47,14 +51,14 @@ class ConcurrencyLockRenewalTest {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch leave = new CountDownLatch(1);
 
-        @Throttled(name = LOCK, limit = 1, window = "400ms", algorithm = Algorithm.CONCURRENCY)
+        @Throttled(name = LOCK, limit = 1, window = "4s", algorithm = Algorithm.CONCURRENCY)
         public String hold() throws InterruptedException {
             entered.countDown();
             assertThat(leave.await(30, TimeUnit.SECONDS)).isTrue();
             return "done";
         }
 
-        @Throttled(name = "never-lock", limit = 1, window = "400ms", algorithm = Algorithm.CONCURRENCY)
+        @Throttled(name = "never-lock", limit = 1, window = "4s", algorithm = Algorithm.CONCURRENCY)
         public Uni<String> never() {
             return Uni.createFrom().emitter(emitter -> {
             });
@@ -78,11 +82,11 @@ class ConcurrencyLockRenewalTest {
         });
         assertThat(api.entered.await(10, TimeUnit.SECONDS)).isTrue();
         long started = System.nanoTime();
-        // Four windows long: without renewal the lease would have expired three times over.
-        await().during(WINDOW.multipliedBy(4)).atMost(WINDOW.multipliedBy(10))
-                .pollInterval(Duration.ofMillis(50))
+        // Three windows long: without renewal the lease would have expired twice over.
+        await().during(WINDOW.multipliedBy(3)).atMost(WINDOW.multipliedBy(10))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> !throttler.peek(LOCK, null).allowed());
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(WINDOW.multipliedBy(4));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(WINDOW.multipliedBy(3));
         assertThatThrownBy(() -> throttler.acquirePermit(LOCK, null)).isInstanceOf(ThrottledException.class);
 
         api.leave.countDown();
@@ -107,14 +111,12 @@ class ConcurrencyLockRenewalTest {
     void crashedHolderFreesThePermitWithinOneWindow() {
         // acquire() takes a lease nobody renews or releases: exactly what a crashed instance leaves behind.
         assertThat(throttler.acquire("crash-lock", "k").allowed()).isTrue();
-        long crashed = System.nanoTime();
+        // Redis says when the lease ends: within one window of the acquisition, by its own clock.
         assertThatThrownBy(() -> throttler.acquirePermit("crash-lock", "k"))
                 .isInstanceOfSatisfying(ThrottledException.class,
                         e -> assertThat(e.retryAfter()).isBetween(Duration.ofMillis(1), Duration.ofSeconds(1)));
-        await().atMost(Duration.ofMillis(1500)).pollInterval(Duration.ofMillis(25))
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(25))
                 .until(() -> throttler.peek("crash-lock", "k").allowed());
-        Duration freedAfter = Duration.ofNanos(System.nanoTime() - crashed);
-        assertThat(freedAfter).isLessThan(Duration.ofMillis(1500));
         try (ThrottlePermit permit = throttler.acquirePermit("crash-lock", "k")) {
             assertThat(permit.fencingToken()).isPositive();
         }

@@ -59,10 +59,27 @@ public interface DelayedRuntimeConfig {
     Duration durabilityTimeout();
 
     /**
-     * How long shutdown waits for running handlers to finish before leaving their messages to lease expiry.
+     * How long shutdown waits for running handlers to finish before leaving their messages to lease expiry, and for
+     * schedule-on-commit operations still waiting for Redis before dropping them (each dropped one is logged with its
+     * queue and id).
      */
     @WithDefault("10s")
     Duration shutdownTimeout();
+
+    /**
+     * How long a producer call ({@code schedule*}, {@code cancel}, {@code deliverNow} and the dead-letter and size
+     * calls of {@code DelayedQueue} and {@code ReactiveDelayedQueue}) waits for an unavailable Redis: while Redis is
+     * unreachable or does not answer (a restart, a Sentinel or Cluster failover), the call is retried with a short
+     * backoff, without blocking a thread, and fails only when Redis is still unavailable after this time. {@code 0}
+     * fails at the first unavailability. Other errors fail at once; throttling decisions are not affected.
+     */
+    @WithDefault("10s")
+    Duration producerTimeout();
+
+    /**
+     * Schedule on commit (with {@code quarkus-narayana-jta}).
+     */
+    AfterCommit afterCommit();
 
     /**
      * Consumers of this instance.
@@ -81,6 +98,18 @@ public interface DelayedRuntimeConfig {
         PRIMARY,
         /** The primary and at least one replica stored the write. */
         REPLICAS
+    }
+
+    interface AfterCommit {
+
+        /**
+         * How long the operations of a committed transaction ({@code schedule}, {@code cancel} inside
+         * {@code @Transactional}) keep being retried, with backoff and in call order, while Redis is unavailable (a
+         * restart, a failover: Sentinel takes seconds, a Cluster with default settings 15 to 20 s), counted from the
+         * commit. An operation still failing after this time is logged at ERROR with its queue and id, and lost.
+         */
+        @WithDefault("60s")
+        Duration retryFor();
     }
 
     interface Consumer {

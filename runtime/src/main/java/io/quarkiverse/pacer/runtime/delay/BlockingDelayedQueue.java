@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ScheduledMessage;
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 
@@ -19,21 +20,24 @@ import io.vertx.core.Context;
 @Singleton
 public class BlockingDelayedQueue implements DelayedQueue {
 
-    /** Longest a blocking call waits for Redis. */
+    /** Longest a blocking call waits for Redis beyond the producer timeout (its last attempt may take that long). */
     static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final RedisDelayedQueue reactive;
+    /** The reactive calls end by themselves (they retry for at most the producer timeout): this is a safety net. */
+    private final Duration awaitAtMost;
 
-    BlockingDelayedQueue(RedisDelayedQueue reactive) {
+    BlockingDelayedQueue(RedisDelayedQueue reactive, PacerConfig config) {
         this.reactive = reactive;
+        this.awaitAtMost = config.delayed().producerTimeout().plus(TIMEOUT);
     }
 
-    private static <T> T await(Uni<T> uni) {
+    private <T> T await(Uni<T> uni) {
         if (Context.isOnEventLoopThread()) {
             throw new IllegalStateException("DelayedQueue blocks and cannot be called on a Vert.x event loop thread ("
                     + Thread.currentThread().getName() + "); use ReactiveDelayedQueue instead");
         }
-        return uni.await().atMost(TIMEOUT);
+        return uni.await().atMost(awaitAtMost);
     }
 
     @Override

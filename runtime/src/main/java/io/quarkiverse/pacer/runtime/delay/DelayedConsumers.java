@@ -235,6 +235,13 @@ public class DelayedConsumers {
         if (delayed.shutdownTimeout().isNegative()) {
             problems.add("quarkus.pacer.delayed.shutdown-timeout must not be negative, was " + delayed.shutdownTimeout());
         }
+        if (delayed.producerTimeout().isNegative()) {
+            problems.add("quarkus.pacer.delayed.producer-timeout must not be negative, was " + delayed.producerTimeout());
+        }
+        if (delayed.afterCommit().retryFor().isNegative()) {
+            problems.add("quarkus.pacer.delayed.after-commit.retry-for must not be negative, was "
+                    + delayed.afterCommit().retryFor());
+        }
         delayed.queues().forEach((name, queueConfig) -> {
             String prefix = "quarkus.pacer.delayed.\"" + name + "\".";
             queueConfig.concurrency().ifPresent(value -> {

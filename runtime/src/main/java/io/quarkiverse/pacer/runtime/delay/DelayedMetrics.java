@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.delay;
 
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -20,6 +21,10 @@ public interface DelayedMetrics {
         for (int i = 0; i < count; i++) {
             scheduled(queue);
         }
+    }
+
+    /** Schedule on commit is on: {@code pending} counts the operations of committed transactions not yet stored. */
+    default void afterCommitPending(IntSupplier pending) {
     }
 
     /** This instance started consuming {@code queue}; {@code stats} reads its counters. */

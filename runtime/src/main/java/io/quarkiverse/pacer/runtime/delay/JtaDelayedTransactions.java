@@ -1,6 +1,5 @@
 package io.quarkiverse.pacer.runtime.delay;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -16,8 +15,9 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Producer operations inside an active JTA transaction wait for its commit: they are queued on the transaction (in
- * call order) and sent to Redis, one after the other, after a successful commit; after a rollback they are dropped.
- * Outside a transaction they act at once.
+ * call order) and handed to the {@link AfterCommitSender} after a successful commit, which stores them in Redis one
+ * after the other, retrying through a Redis outage; after a rollback they are dropped. Outside a transaction they act
+ * at once.
  * <p>
  * The window between the commit and Redis storing the messages is not transactional: if the instance dies in it, the
  * operations are lost (see the documentation on the outbox pattern).
@@ -27,13 +27,12 @@ public class JtaDelayedTransactions implements DelayedTransactions {
 
     private static final Logger LOG = Logger.getLogger(JtaDelayedTransactions.class);
 
-    /** Attempts at each operation after commit, for a failover or a busy connection. */
-    static final int ATTEMPTS = 3;
-
     private final TransactionSynchronizationRegistry registry;
+    private final AfterCommitSender sender;
 
-    JtaDelayedTransactions(TransactionSynchronizationRegistry registry) {
+    JtaDelayedTransactions(TransactionSynchronizationRegistry registry, AfterCommitSender sender) {
         this.registry = registry;
+        this.sender = sender;
     }
 
     @Override
@@ -49,21 +48,24 @@ public class JtaDelayedTransactions implements DelayedTransactions {
         }
         AfterCommit pending = (AfterCommit) registry.getResource(AfterCommit.class);
         if (pending == null) {
-            pending = new AfterCommit();
+            pending = new AfterCommit(sender);
             registry.putResource(AfterCommit.class, pending);
             registry.registerInterposedSynchronization(pending);
         }
-        pending.add(description, operation);
+        pending.add(new AfterCommitSender.Operation(description, operation));
         return Uni.createFrom().item(whenDeferred);
     }
 
-    /** The operations of one transaction, sent in call order after it commits. */
+    /** The operations of one transaction, handed to the sender in call order after it commits. */
     static final class AfterCommit implements Synchronization {
-        private final List<String> descriptions = new ArrayList<>();
-        private final List<Supplier<? extends Uni<?>>> operations = new ArrayList<>();
+        private final AfterCommitSender sender;
+        private final List<AfterCommitSender.Operation> operations = new ArrayList<>();
 
-        synchronized void add(String description, Supplier<? extends Uni<?>> operation) {
-            descriptions.add(description);
+        AfterCommit(AfterCommitSender sender) {
+            this.sender = sender;
+        }
+
+        synchronized void add(AfterCommitSender.Operation operation) {
             operations.add(operation);
         }
 
@@ -73,26 +75,16 @@ public class JtaDelayedTransactions implements DelayedTransactions {
 
         @Override
         public void afterCompletion(int status) {
+            List<AfterCommitSender.Operation> committed;
+            synchronized (this) {
+                committed = List.copyOf(operations);
+            }
             if (status != Status.STATUS_COMMITTED) {
-                LOG.debugf("Transaction rolled back: dropped %s", descriptions);
+                LOG.debugf("Transaction rolled back: dropped %d delay-queue operations", committed.size());
                 return;
             }
-            Uni<Void> chain = Uni.createFrom().voidItem();
-            synchronized (this) {
-                for (int i = 0; i < operations.size(); i++) {
-                    String description = descriptions.get(i);
-                    Supplier<? extends Uni<?>> operation = operations.get(i);
-                    chain = chain.chain(() -> Uni.createFrom().deferred(() -> (Uni<?>) operation.get())
-                            .onFailure().retry().withBackOff(Duration.ofMillis(50)).atMost(ATTEMPTS - 1)
-                            .onFailure().invoke(failure -> LOG.errorf("%s after the transaction committed failed"
-                                    + " %d times; it is lost: %s", description, ATTEMPTS, failure.toString()))
-                            .onFailure().recoverWithNull()
-                            .replaceWithVoid());
-                }
-            }
-            // Never blocks the committing thread: the calls complete asynchronously.
-            chain.subscribe().with(ignored -> {
-            }, failure -> LOG.errorf("Sending delayed-queue operations after commit failed: %s", failure.toString()));
+            // Never blocks the committing thread: the sender stores them asynchronously.
+            sender.send(committed);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -24,7 +25,8 @@ import io.micrometer.core.instrument.Timer;
  * {@code scheduled} (due later), {@code due} (overdue: due and not yet claimed), {@code in-flight}, {@code dead}), the
  * time gauge {@code pacer.delayed.oldest.overdue} (how long the oldest overdue message has been due; 0 when none) and
  * the gauge {@code pacer.delayed.unconsumed} (messages of a queue found in Redis that no {@code @Delayed} method of
- * this application consumes).
+ * this application consumes); with schedule on commit, the gauge {@code pacer.delayed.after-commit.pending}
+ * (operations of committed transactions not yet stored in Redis).
  */
 @Singleton
 public class MicrometerDelayedMetrics implements DelayedMetrics {
@@ -36,6 +38,8 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
     private final ConcurrentHashMap<String, AtomicLong> unconsumed = new ConcurrentHashMap<>();
     /** Micrometer holds function-counter state weakly: the suppliers must stay reachable from here. */
     private final ConcurrentHashMap<String, Supplier<DelayedConsumerStats>> consumers = new ConcurrentHashMap<>();
+    /** Micrometer holds the gauge's state weakly: kept reachable from here. */
+    private volatile IntSupplier afterCommitPending;
 
     MicrometerDelayedMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -50,6 +54,14 @@ public class MicrometerDelayedMetrics implements DelayedMetrics {
     public void scheduled(String queue, int count) {
         scheduled.computeIfAbsent(queue, q -> Counter.builder("pacer.delayed.scheduled")
                 .description("Messages scheduled by this instance").tag("queue", q).register(registry)).increment(count);
+    }
+
+    @Override
+    public void afterCommitPending(IntSupplier pending) {
+        afterCommitPending = pending;
+        Gauge.builder("pacer.delayed.after-commit.pending", pending, IntSupplier::getAsInt)
+                .description("Operations of committed transactions (schedule on commit) not yet stored in Redis")
+                .register(registry);
     }
 
     @Override

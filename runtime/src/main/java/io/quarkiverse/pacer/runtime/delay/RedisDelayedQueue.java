@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkiverse.pacer.delay.DeadLetter;
@@ -23,6 +24,7 @@ import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig.Durability;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
 
 /**
@@ -41,16 +43,19 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final ConcurrentHashMap<String, DelayedKeys[]> keys = new ConcurrentHashMap<>();
     /** The consumers of this application: a payload scheduled on their queue must fit them. */
     private final DelayedHandlers handlers;
-    private final ConcurrentHashMap<String, Class<?>> payloadClasses = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, JavaType> payloadTypes = new ConcurrentHashMap<>();
     private final DelayedMetrics metrics;
     private final UnconsumedQueues unconsumed;
     private final DelayedTransactions transactions;
+    /** Every Redis call of a producer operation goes through it: a short outage costs latency, not an error. */
+    private final ProducerRetry retry;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
             Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed, Instance<DelayedTransactions> transactions,
-            DelayedHandlers handlers) {
+            DelayedHandlers handlers, Vertx vertx) {
         this.redis = redis;
+        this.retry = new ProducerRetry(vertx, config.delayed().producerTimeout());
         this.handlers = handlers;
         this.transactions = transactions.isResolvable() ? transactions.get() : DelayedTransactions.IMMEDIATE;
         this.keyPrefix = config.keyPrefix();
@@ -101,7 +106,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     /**
      * Fails fast when this application consumes {@code queue} and the payload is not of the consumer's parameter type:
      * such a message could only be dead-lettered, or worse, decoded into a wrong object. A {@code String} or
-     * {@code byte[]} for a JSON consumer is taken as the JSON document itself.
+     * {@code byte[]} for a JSON consumer is taken as the JSON document itself, so a {@code String} must parse as the
+     * consumer's type.
      */
     private void checkPayloadType(String queue, Object payload) {
         DelayedHandler handler = handlers.of(queue);
@@ -113,7 +119,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             case STRING -> payload instanceof String;
             case BYTES -> payload instanceof byte[];
             case JSON -> payload instanceof String || payload instanceof byte[]
-                    || payloadClass(consumer).isInstance(payload);
+                    || payloadType(consumer).getRawClass().isInstance(payload);
             // A forwarding channel takes whatever the producer stores.
             case AS_STORED -> true;
         };
@@ -123,15 +129,35 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                     + " takes " + displayType(consumer) + "; schedule a " + displayType(consumer)
                     + (consumer.getPayloadKind() == PayloadKind.JSON ? " (or its JSON as a String)" : ""));
         }
+        if (consumer.getPayloadKind() == PayloadKind.JSON && payload instanceof String text) {
+            checkJson(queue, text, consumer);
+        }
     }
 
-    private Class<?> payloadClass(DelayedConsumerDefinition consumer) {
-        return payloadClasses.computeIfAbsent(consumer.getQueue(), q -> {
+    /** A text for a JSON consumer is its payload's JSON: it must decode to the consumer's type, as the consumer will. */
+    private void checkJson(String queue, String text, DelayedConsumerDefinition consumer) {
+        JavaType type = payloadType(consumer);
+        if (type.getRawClass() == Object.class) {
+            return; // any JSON value decodes to Object
+        }
+        try {
+            codec().decode(text, PayloadCodec.TEXT, PayloadKind.JSON, type);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("Payload of type java.lang.String cannot be scheduled on delay queue \""
+                    + queue + "\": its consumer " + consumer.describe() + " takes " + consumer.getPayloadType()
+                    + ", so a String is taken as its JSON, and this one is not a JSON " + consumer.getPayloadType()
+                    + " (" + PayloadCodec.reason(e) + "); schedule a " + consumer.getPayloadType()
+                    + " or its JSON as a String", e);
+        }
+    }
+
+    private JavaType payloadType(DelayedConsumerDefinition consumer) {
+        return payloadTypes.computeIfAbsent(consumer.getQueue(), q -> {
             try {
-                return codec().mapper().getTypeFactory().constructFromCanonical(consumer.getPayloadType())
-                        .getRawClass();
+                return codec().mapper().getTypeFactory().constructFromCanonical(consumer.getPayloadType());
             } catch (RuntimeException e) {
-                return Object.class; // the consumer loop reports a type it cannot load; accept here
+                // the consumer loop reports a type it cannot load; accept here
+                return codec().mapper().getTypeFactory().constructType(Object.class);
             }
         });
     }
@@ -211,13 +237,14 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         for (int i = 0; i < batches.size(); i++) {
             List<String> args = batches.get(i);
             args.set(1, Integer.toString((args.size() - 2) / 4));
-            calls.add(durability == Durability.REPLICAS
-                    ? redis.evalAndWait(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).all, args, 1,
+            int batch = i;
+            calls.add(retry.call(() -> durability == Durability.REPLICAS
+                    ? redis.evalAndWait(DelayedScripts.SCHEDULE_ALL, batchKeys.get(batch).all, args, 1,
                             durabilityTimeout).map(
                                     replicated -> confirmed(replicated,
                                             (args.size() - 2) / 4 + " messages of queue " + queue,
                                             "call scheduleAll again: every message is an upsert"))
-                    : redis.eval(DelayedScripts.SCHEDULE_ALL, batchKeys.get(i).all, args));
+                    : redis.eval(DelayedScripts.SCHEDULE_ALL, batchKeys.get(batch).all, args)));
         }
         // Subscribed together, the calls are written to Redis back to back: one round trip.
         Uni<?> stored = calls.size() == 1 ? calls.get(0) : Uni.join().all(calls).andFailFast();
@@ -269,14 +296,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             throw new IllegalArgumentException("Delay must be zero or positive: " + delay);
         }
         if (consumer != null && consumer.getPayloadKind() == PayloadKind.JSON) {
-            PayloadCodec current = codec();
-            try {
-                current.decode(text, PayloadCodec.TEXT, PayloadKind.JSON,
-                        current.mapper().getTypeFactory().constructFromCanonical(consumer.getPayloadType()));
-            } catch (Exception e) {
-                throw new IllegalArgumentException("The payload is not a JSON " + consumer.getPayloadType()
-                        + " as " + consumer.describe() + " expects: " + e.getMessage(), e);
-            }
+            checkJson(queue, text, consumer);
         }
         return store(queue, id, new PayloadCodec.Encoded(text, PayloadCodec.TEXT), "upsert", null, delay)
                 .replaceWith(id);
@@ -307,7 +327,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                     }
                 });
         // Inside a JTA transaction: stored after commit; the caller already knows the id.
-        return Uni.createFrom().deferred(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+        return retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
                 operation, Boolean.TRUE));
     }
 
@@ -316,14 +336,14 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         DelayedKeys k = keys(queue, id);
         Supplier<Uni<Boolean>> operation = () -> redis.eval(DelayedScripts.CANCEL, k.all,
                 List.of(id)).map(r -> r.toInteger() == 1);
-        return Uni.createFrom().deferred(() -> transactions.run("Cancelling message " + id + " of delay queue " + queue,
+        return retry.call(() -> transactions.run("Cancelling message " + id + " of delay queue " + queue,
                 operation, Boolean.TRUE));
     }
 
     @Override
     public Uni<Boolean> deliverNow(String queue, String id) {
         DelayedKeys k = keys(queue, id);
-        return redis.eval(DelayedScripts.DELIVER_NOW, k.all, List.of(id, k.wakeChannel))
+        return retry.call(() -> redis.eval(DelayedScripts.DELIVER_NOW, k.all, List.of(id, k.wakeChannel)))
                 .map(r -> r.toInteger() != 0);
     }
 
@@ -438,8 +458,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Response> replay(DelayedKeys k, String id, int limit, String cutoff) {
-        return redis.eval(DelayedScripts.REPLAY, k.all,
-                List.of(id, Integer.toString(limit), k.wakeChannel, cutoff));
+        return retry.call(() -> redis.eval(DelayedScripts.REPLAY, k.all,
+                List.of(id, Integer.toString(limit), k.wakeChannel, cutoff)));
     }
 
     @Override
@@ -453,18 +473,18 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     private Uni<Long> purge(DelayedKeys k, String id, int limit) {
-        return redis.eval(DelayedScripts.PURGE, k.all, List.of(id, Integer.toString(limit)))
+        return retry.call(() -> redis.eval(DelayedScripts.PURGE, k.all, List.of(id, Integer.toString(limit))))
                 .map(Response::toLong);
     }
 
     private <T> Uni<List<T>> eachShard(String queue, Function<DelayedKeys, Uni<T>> call) {
         DelayedKeys[] all = shards(queue);
         if (all.length == 1) {
-            return call.apply(all[0]).map(List::of);
+            return retry.call(() -> call.apply(all[0])).map(List::of);
         }
         List<Uni<T>> calls = new ArrayList<>(all.length);
         for (DelayedKeys k : all) {
-            calls.add(call.apply(k));
+            calls.add(retry.call(() -> call.apply(k)));
         }
         return Uni.join().all(calls).andFailFast();
     }

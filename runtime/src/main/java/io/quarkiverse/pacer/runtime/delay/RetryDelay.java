@@ -1,7 +1,8 @@
 package io.quarkiverse.pacer.runtime.delay;
 
 /**
- * How long a consumer waits before repeating a Redis call that failed (a claim, an ack, a nack): 20 ms after the
+ * How long a consumer (or a producer, {@link ProducerRetry}) waits before repeating a Redis call that failed (a claim,
+ * an ack, a nack, a schedule): 20 ms after the
  * first failure, doubling with each further one, at most a second, plus up to a fifth at random so that the consumers
  * of many instances do not retry in step after a failover.
  */

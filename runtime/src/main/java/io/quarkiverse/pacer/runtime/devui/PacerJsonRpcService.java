@@ -10,9 +10,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
+import jakarta.enterprise.inject.Instance;
+
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.PolicyConfig;
+import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
 import io.quarkiverse.pacer.runtime.delay.ConsumerSettings;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerStats;
@@ -54,10 +57,13 @@ public class PacerJsonRpcService {
     private final RedisDelayedQueue queue;
     private final DelayedConsumers consumers;
     private final UnconsumedQueues unconsumed;
+    private final Instance<AfterCommitSender> afterCommit;
 
     PacerJsonRpcService(ThrottlePolicies policies, ReactiveThrottler throttler, ThrottleDefinitions definitions,
-            PacerConfig config, RedisDelayedQueue queue, DelayedConsumers consumers, UnconsumedQueues unconsumed) {
+            PacerConfig config, RedisDelayedQueue queue, DelayedConsumers consumers, UnconsumedQueues unconsumed,
+            Instance<AfterCommitSender> afterCommit) {
         this.unconsumed = unconsumed;
+        this.afterCommit = afterCommit;
         this.policies = policies;
         this.throttler = throttler;
         this.definitions = definitions;
@@ -207,6 +213,16 @@ public class PacerJsonRpcService {
             }
             return Uni.join().all(rows).andFailFast().map(JsonArray::new);
         });
+    }
+
+    /**
+     * Schedule on commit: whether it is on ({@code quarkus-narayana-jta}), and how many operations of committed
+     * transactions wait for Redis.
+     */
+    @NonBlocking
+    public JsonObject getAfterCommit() {
+        boolean enabled = afterCommit.isResolvable();
+        return new JsonObject().put("enabled", enabled).put("pending", enabled ? afterCommit.get().pending() : 0);
     }
 
     private JsonObject queueRow(String name, ConsumerSettings settings, QueueDepth depth) {
