@@ -4,13 +4,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.runtime.tracing.ForwardedMessageTracing;
+import io.quarkus.arc.Arc;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 
 /**
@@ -23,9 +23,7 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
  */
 public abstract class DelayedChannelForwarder {
 
-    /** The trace context of forwarded messages, when OpenTelemetry tracing is present. */
-    @Inject
-    Instance<ForwardedMessageTracing> tracingInstance;
+    /** Adds the trace context to forwarded messages when OpenTelemetry tracing is present; looked up once. */
     private volatile ForwardedMessageTracing tracing;
 
     /** The emitter of the channel (injected into the generated subclass). */
@@ -56,7 +54,8 @@ public abstract class DelayedChannelForwarder {
     private ForwardedMessageTracing tracing() {
         ForwardedMessageTracing current = tracing;
         if (current == null) {
-            current = tracingInstance.isResolvable() ? tracingInstance.get() : ForwardedMessageTracing.NONE;
+            Instance<ForwardedMessageTracing> registered = Arc.container().select(ForwardedMessageTracing.class);
+            current = registered.isResolvable() ? registered.get() : ForwardedMessageTracing.NONE;
             tracing = current;
         }
         return current;
