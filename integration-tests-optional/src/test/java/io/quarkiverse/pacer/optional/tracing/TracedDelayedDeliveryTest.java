@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,6 +33,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -39,8 +41,9 @@ import io.quarkus.test.QuarkusUnitTest;
  * A delivery continues the trace of the request that scheduled it: the {@code <queue> send} PRODUCER span is a child
  * of the caller's span, its context travels through Redis with the message, and the {@code <queue> process} CONSUMER
  * span, started by the consumer loop with no context of its own, is its child, current while the handler runs (the
- * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} keeps the context the message was
- * scheduled with; a message stored before tracing existed is delivered in a trace of its own. The context costs 53
+ * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} and upserts keep the context the
+ * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
+ * existed is delivered in a trace of its own. The context costs 53
  * characters per message, less than a {@code traceparent} header.
  */
 class TracedDelayedDeliveryTest {
@@ -59,9 +62,11 @@ class TracedDelayedDeliveryTest {
     static class Consumer {
         final Map<String, String> traceIds = new ConcurrentHashMap<>();
         final Map<String, String> loggedTraceIds = new ConcurrentHashMap<>();
+        final Map<String, String> payloads = new ConcurrentHashMap<>();
 
         @Delayed(QUEUE)
         void on(DelayedMessage<String> message) {
+            payloads.put(message.id(), message.payload());
             traceIds.put(message.id(), Span.current().getSpanContext().getTraceId());
             loggedTraceIds.put(message.id(), String.valueOf(MDC.get("traceId")));
         }
@@ -143,6 +148,51 @@ class TracedDelayedDeliveryTest {
         assertThat(process.getTraceId()).isEqualTo(scheduling.getSpanContext().getTraceId())
                 .isNotEqualTo(operator.getSpanContext().getTraceId());
         assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+    }
+
+    @Test
+    void anUpsertKeepsTheContextTheMessageWasFirstScheduledWith() {
+        Span first = tracer.spanBuilder("first schedule").startSpan();
+        try (Scope ignored = first.makeCurrent()) {
+            queue.schedule(QUEUE, "u1", "v1", Duration.ofHours(1));
+        } finally {
+            first.end();
+        }
+        SpanData firstSend = spans.await(1, named(QUEUE + " send")).get(0);
+        Span reschedule = tracer.spanBuilder("reschedule").startSpan();
+        try (Scope ignored = reschedule.makeCurrent()) {
+            queue.schedule(QUEUE, "u1", "v2", Instant.now());
+        } finally {
+            reschedule.end();
+        }
+
+        SpanData process = spans.await(1, processing(QUEUE, "u1")).get(0);
+        assertThat(process.getTraceId()).isEqualTo(first.getSpanContext().getTraceId());
+        assertThat(process.getParentSpanId()).isEqualTo(firstSend.getSpanId());
+        assertThat(spans.await(2, named(QUEUE + " send")).get(1).getTraceId())
+                .isEqualTo(reschedule.getSpanContext().getTraceId());
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.traceIds.containsKey("u1"));
+        assertThat(consumer.payloads).containsEntry("u1", "v2");
+    }
+
+    @Test
+    void scheduleAllIsOneSendSpanForItsMessages() {
+        Span request = tracer.spanBuilder("bulk").startSpan();
+        try (Scope ignored = request.makeCurrent()) {
+            queue.scheduleAll(QUEUE, List.of(new ScheduledMessage("b1", "one", Instant.now()),
+                    new ScheduledMessage("b2", "two", Instant.now())));
+        } finally {
+            request.end();
+        }
+        SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
+        assertThat(send.getAttributes().get(AttributeKey.longKey("messaging.batch.message_count"))).isEqualTo(2L);
+        for (String id : List.of("b1", "b2")) {
+            SpanData process = spans.await(1, processing(QUEUE, id)).get(0);
+            assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+            assertThat(process.getTraceId()).isEqualTo(request.getSpanContext().getTraceId());
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.payloads.containsKey("b2"));
+        assertThat(consumer.payloads).containsEntry("b1", "one").containsEntry("b2", "two");
     }
 
     @Test
