@@ -9,6 +9,9 @@ import static io.quarkiverse.pacer.optional.tracing.RedisHash.stored;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,7 +57,8 @@ class TracedDelayedDeliveryTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(InMemorySpans.class, RedisHash.class, Consumer.class))
+            .withApplicationRoot(jar -> jar.addClasses(InMemorySpans.class, RedisHash.class, TraceTimeline.class,
+                    Consumer.class))
             // The tests read the exporter: spans are exported at once instead of every 5 s.
             .overrideConfigKey("quarkus.otel.bsp.schedule.delay", "10ms");
 
@@ -93,7 +97,7 @@ class TracedDelayedDeliveryTest {
     }
 
     @Test
-    void theDeliveryContinuesTheTraceOfTheRequestThatScheduled() {
+    void theDeliveryContinuesTheTraceOfTheRequestThatScheduled() throws IOException {
         Span request = tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER).startSpan();
         try (Scope ignored = request.makeCurrent()) {
             queue.schedule(QUEUE, "m1", "hello", Duration.ZERO);
@@ -126,6 +130,11 @@ class TracedDelayedDeliveryTest {
 
         assertThat(consumer.traceIds).containsEntry("m1", traceId);
         assertThat(consumer.loggedTraceIds).containsEntry("m1", traceId);
+
+        // The picture on the Observability page: the whole trace, the Redis client's command spans included.
+        String timeline = TraceTimeline.draw(spans.matching(span -> span.getTraceId().equals(traceId)));
+        assertThat(timeline).contains("POST /orders (SERVER)", QUEUE + " send (PRODUCER)", QUEUE + " process (CONSUMER)");
+        Files.writeString(Path.of("target", "trace-timeline.txt"), timeline);
     }
 
     @Test
