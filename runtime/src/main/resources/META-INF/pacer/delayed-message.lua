@@ -1,6 +1,8 @@
 -- delayed-message: joined in front of every delay-queue script that reads a stored message (DelayedScripts), so the
 -- layout of a stored message has one reader. KEYS[4] is the shard's messages HASH (see DelayedKeys), where message
--- <id> is the field <id> with the value '<encoding><due millis>:<attempts>:<redeliveries>:<payload>'.
+-- <id> is the field <id> with the value '<encoding><due millis>:<attempts>:<redeliveries>:<payload>'. An upper-case
+-- encoding ('T', 'B') has the trace context the message was scheduled in before the payload: '<n>:<n characters>'
+-- (StoredPayload in Java); scripts that rewrite a message copy everything after the header, context included.
 
 -- Message `id` as stored: its encoding, due millis, attempts and redeliveries (as text), the stored value, and where
 -- the payload starts in it; nothing when the message is gone (evicted, deleted) or unreadable.
@@ -14,6 +16,26 @@ local function read_message(id)
         return nil
     end
     return e, due, a, r, v, at
+end
+
+-- What an upsert of message `id` stores, given the new encoding and payload part: the new payload, with the trace
+-- context of the message it replaces when that one has one (a rescheduled message stays in its first trace).
+-- Work: O(payload)
+local function upserted(id, encoding, value)
+    local old = redis.call('HGET', KEYS[4], id)
+    if not old then
+        return encoding, value
+    end
+    local n, at = string.match(old, '^%u%-?%d+:%d+:%d+:(%d+):()')
+    if not n then
+        return encoding, value
+    end
+    local payload = value
+    local vn, vat = string.match(value, '^(%d+):()')
+    if string.match(encoding, '^%u$') and vn then
+        payload = string.sub(value, vat + tonumber(vn))
+    end
+    return string.upper(encoding), n .. ':' .. string.sub(old, at, at + tonumber(n) - 1) .. payload
 end
 
 -- A claim whose message is gone cannot be delivered: drops what is left of it (in-flight entry, token, field).

@@ -3,9 +3,10 @@
 --       [2] in-flight ZSET, [3] dead-letter ZSET, [4] messages HASH (id -> '<encoding><due>:<attempts>:<redeliveries>:
 --       <payload>'), [5] claim tokens HASH (id -> token, in flight only), [6] dead-letter reasons HASH (id -> reason)
 -- ARGV[1]: message id
--- ARGV[2]: payload
--- ARGV[3]: payload encoding ('t' text/JSON, 'b' base64 bytes)
--- ARGV[4]: mode: 'upsert' (replace an existing message of the same id) or 'absent' (keep an existing one)
+-- ARGV[2]: payload part: the payload, after '<n>:<trace context>' when the encoding is upper case
+-- ARGV[3]: payload encoding ('t' text/JSON, 'b' base64 bytes; 'T', 'B' with a trace context)
+-- ARGV[4]: mode: 'upsert' (replace an existing message of the same id, keeping its trace context) or 'absent' (keep
+--          an existing one)
 -- ARGV[5]: due time in epoch millis, or '' to use Redis TIME + ARGV[6]
 -- ARGV[6]: delay in millis, added to Redis TIME when ARGV[5] is ''
 -- ARGV[7]: wake-up channel, notified with the due time when the message becomes the queue's earliest
@@ -29,7 +30,8 @@ redis.call('ZREM', KEYS[2], id)
 redis.call('ZREM', KEYS[3], id)
 redis.call('HDEL', KEYS[5], id)
 redis.call('HDEL', KEYS[6], id)
-redis.call('HSET', KEYS[4], id, string.format('%s%d:0:0:', ARGV[3], due) .. ARGV[2])
+local encoding, value = upserted(id, ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[4], id, string.format('%s%d:0:0:', encoding, due) .. value)
 redis.call('ZADD', KEYS[1], due, id)
 if first[2] == nil or due < tonumber(first[2]) then
     redis.call('PUBLISH', ARGV[7], due)

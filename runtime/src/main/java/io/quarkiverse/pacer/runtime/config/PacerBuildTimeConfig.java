@@ -30,6 +30,30 @@ public interface PacerBuildTimeConfig {
      */
     DelayedBuildTimeConfig delayed();
 
+    /**
+     * OpenTelemetry tracing of delay queues and throttling decisions.
+     */
+    Tracing tracing();
+
+    interface Tracing {
+
+        /**
+         * Whether Pacer traces when {@code quarkus-opentelemetry} is present with tracing enabled
+         * ({@code quarkus.otel.traces.enabled}): schedule calls get a PRODUCER span whose context is stored with the
+         * message, each delivery attempt a CONSUMER span in that trace, and throttling decisions an event on the current
+         * span. Without OpenTelemetry, or set to {@code false}, nothing is traced and nothing is stored.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Whether the {@code pacer.throttle} span events carry the throttling key ({@code pacer.throttle.key}). Off by
+         * default: keys are often user ids or client addresses, personal data that traces should not collect.
+         */
+        @WithDefault("false")
+        boolean includeThrottleKey();
+    }
+
     interface Health {
 
         /**

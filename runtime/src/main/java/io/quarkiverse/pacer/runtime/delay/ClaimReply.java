@@ -18,9 +18,10 @@ record ClaimReply(long nowMillis, long nextDueMillis, int reclaimed, List<Claime
     static ClaimReply of(Response response) {
         List<ClaimedMessage> messages = new ArrayList<>((response.size() - HEADER) / FIELDS);
         for (int i = HEADER; i + FIELDS - 1 < response.size(); i += FIELDS) {
+            StoredPayload payload = StoredPayload.read(response.get(i + 2).toString(), response.get(i + 3).toString());
             messages.add(new ClaimedMessage(response.get(i).toString(), response.get(i + 1).toString(),
-                    response.get(i + 2).toString(), response.get(i + 3).toString(), response.get(i + 4).toInteger(),
-                    response.get(i + 5).toInteger(), response.get(i + 6).toLong()));
+                    payload.value(), payload.encoding(), response.get(i + 4).toInteger(),
+                    response.get(i + 5).toInteger(), response.get(i + 6).toLong(), payload.traceContext()));
         }
         return new ClaimReply(response.get(0).toLong(), response.get(1).toLong(), response.get(2).toInteger(),
                 messages);

@@ -3,10 +3,14 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import jakarta.enterprise.inject.Instance;
+
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import io.quarkiverse.pacer.delay.DelayedMessage;
+import io.quarkiverse.pacer.runtime.tracing.ForwardedMessageTracing;
+import io.quarkus.arc.Arc;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 
 /**
@@ -19,6 +23,9 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
  */
 public abstract class DelayedChannelForwarder {
 
+    /** Adds the trace context to forwarded messages when OpenTelemetry tracing is present; looked up once. */
+    private volatile ForwardedMessageTracing tracing;
+
     /** The emitter of the channel (injected into the generated subclass). */
     public abstract MutinyEmitter<Object> emitter();
 
@@ -28,7 +35,7 @@ public abstract class DelayedChannelForwarder {
     /** Sends one message; the stage completes on the channel's ack and fails with the reason of its nack. */
     CompletionStage<Void> forward(DelayedMessage<Object> message) {
         CompletableFuture<Void> outcome = new CompletableFuture<>();
-        Message<Object> outgoing = Message.of(message.payload(), Metadata.of(message), () -> {
+        Message<Object> outgoing = Message.of(message.payload(), tracing().withTraceContext(Metadata.of(message)), () -> {
             outcome.complete(null);
             return CompletableFuture.completedFuture(null);
         }, reason -> {
@@ -42,5 +49,15 @@ public abstract class DelayedChannelForwarder {
             outcome.completeExceptionally(e);
         }
         return outcome;
+    }
+
+    private ForwardedMessageTracing tracing() {
+        ForwardedMessageTracing current = tracing;
+        if (current == null) {
+            Instance<ForwardedMessageTracing> registered = Arc.container().select(ForwardedMessageTracing.class);
+            current = registered.isResolvable() ? registered.get() : ForwardedMessageTracing.NONE;
+            tracing = current;
+        }
+        return current;
     }
 }

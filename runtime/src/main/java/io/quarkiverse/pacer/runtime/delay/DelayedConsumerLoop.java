@@ -10,6 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.tracing.DeliveryOutcome;
+import io.quarkiverse.pacer.runtime.tracing.DeliveryTrace;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Context;
 import io.vertx.redis.client.Response;
@@ -184,10 +186,15 @@ final class DelayedConsumerLoop {
     private void startWaiting() {
         while (!waiting.isEmpty() && consumer.tryAcquireSlot()) {
             ClaimedMessage message = waiting.poll();
+            Context handlerContext = VertxContext.createNewDuplicatedContext(consumer.context);
+            DeliveryTrace trace = consumer.tracing.process(keys.queue, message.id(), message.attempt(),
+                    message.redeliveries(), Math.max(0, redisNow() - message.dueMillis()), message.traceContext(),
+                    handlerContext);
             Object argument;
             try {
                 argument = consumer.arguments.of(message);
             } catch (Exception e) {
+                trace.end(DeliveryOutcome.DEAD_LETTER, -1, e);
                 consumer.releaseSlot();
                 // A payload that cannot be decoded will never be: dead-letter it without burning attempts.
                 held.remove(message.token());
@@ -197,28 +204,35 @@ final class DelayedConsumerLoop {
                 continue;
             }
             running++;
-            Context handlerContext = VertxContext.createNewDuplicatedContext(consumer.context);
             consumer.invoker.invoke(handlerContext, argument, () -> stopping,
-                    failure -> consumer.onContext(() -> finished(message, failure)));
+                    failure -> consumer.onContext(() -> finished(message, failure, trace)));
         }
     }
 
-    private void finished(ClaimedMessage message, Throwable failure) {
+    /** Now in Redis time, as far as this instance can tell. */
+    private long redisNow() {
+        return System.currentTimeMillis() + clockOffsetMillis;
+    }
+
+    private void finished(ClaimedMessage message, Throwable failure, DeliveryTrace trace) {
         running--;
         consumer.releaseSlot();
         held.remove(message.token());
         if (failure == null) {
+            trace.end(DeliveryOutcome.SUCCESS, -1, null);
             counters.delivered.incrementAndGet();
             acks.ack(message);
         } else if (failure == HandlerInvoker.NOT_STARTED) {
+            trace.end(DeliveryOutcome.RELEASED, -1, null);
             returns.release(message);
         } else if (ThrottledRetry.delayMillis(failure) >= 0) {
+            trace.end(DeliveryOutcome.THROTTLED, ThrottledRetry.delayMillis(failure), failure);
             returns.throttled(message, ThrottledRetry.delayMillis(failure));
         } else {
             counters.failed.incrementAndGet();
             LOG.debugf(failure, "%s failed for message %s (attempt %d)", consumer.settings.definition().describe(),
                     message.id(), message.attempt());
-            returns.retry(message, reason(failure));
+            returns.retry(message, reason(failure), ending(trace, failure));
         }
         if (stopping) {
             checkStopped();
@@ -226,6 +240,20 @@ final class DelayedConsumerLoop {
         }
         resume();
         consumer.resumeOthers(this);
+    }
+
+    /** Ends the attempt's span when Redis answered whether the failed message is retried or dead-lettered. */
+    private MessageReturns.Returned ending(DeliveryTrace trace, Throwable failure) {
+        if (trace == DeliveryTrace.NONE) {
+            return MessageReturns.Returned.IGNORED;
+        }
+        return (outcome, millis) -> {
+            switch (outcome) {
+                case RETRIED -> trace.end(DeliveryOutcome.RETRY, Math.max(0, millis - redisNow()), failure);
+                case DEAD_LETTERED -> trace.end(DeliveryOutcome.DEAD_LETTER, -1, failure);
+                default -> trace.end(DeliveryOutcome.LOST, -1, failure);
+            }
+        };
     }
 
     /** Starts waiting messages if a slot is free, and claims if a claim was put off. */

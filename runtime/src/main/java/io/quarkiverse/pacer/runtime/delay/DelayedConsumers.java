@@ -111,7 +111,7 @@ public class DelayedConsumers {
             }
             // Created off the event loop, this is a fresh event-loop context: each queue gets its own thread.
             QueueConsumer consumer = new QueueConsumer(settings, HandlerInvoker.of(definition, handler.invoker()),
-                    new HandlerArguments(definition, queue.codec()), redis, queue.metrics(), vertx,
+                    new HandlerArguments(definition, queue.codec()), redis, queue.metrics(), queue.tracing(), vertx,
                     vertx.getOrCreateContext());
             for (DelayedKeys keys : queue.shards(definition.getQueue())) {
                 byChannel.put(keys.wakeChannel, consumer.addShard(keys, instanceId));

@@ -8,8 +8,8 @@ import io.quarkiverse.pacer.runtime.redis.LuaScript;
  */
 public final class DelayedScripts {
 
-    public static final LuaScript SCHEDULE = LuaScript.load("delayed-schedule");
-    public static final LuaScript SCHEDULE_ALL = LuaScript.load("delayed-schedule-all");
+    public static final LuaScript SCHEDULE = readingMessages("delayed-schedule");
+    public static final LuaScript SCHEDULE_ALL = readingMessages("delayed-schedule-all");
     public static final LuaScript CLAIM = readingMessages("delayed-claim");
     public static final LuaScript ACK = LuaScript.load("delayed-ack");
     public static final LuaScript NACK = readingMessages("delayed-nack");

@@ -46,39 +46,55 @@ final class MessageReturns {
         return pending == 0;
     }
 
-    void retry(ClaimedMessage message, String reason) {
-        nack(message, ReturnAction.RETRY, reason);
+    /**
+     * A failed attempt: due again after its backoff, or a dead letter after the last attempt; {@code outcome} hears
+     * which, with the due or dead-letter time (Redis time).
+     */
+    void retry(ClaimedMessage message, String reason, Returned outcome) {
+        nack(message, ReturnAction.RETRY, reason, outcome);
     }
 
     void deadLetter(ClaimedMessage message, String reason) {
-        nack(message, ReturnAction.DEAD, reason);
+        nack(message, ReturnAction.DEAD, reason, Returned.IGNORED);
     }
 
     /** Gives back a message at shutdown, due at once for another instance. */
     void release(ClaimedMessage message) {
-        nack(message, ReturnAction.RELEASE, "shutdown");
+        nack(message, ReturnAction.RELEASE, "shutdown", Returned.IGNORED);
+    }
+
+    /** Told what a return did, once, on the consumer's context. */
+    @FunctionalInterface
+    interface Returned {
+        Returned IGNORED = (outcome, millis) -> {
+        };
+
+        /** @param millis the due time or dead-letter time in Redis millis, or -1 */
+        void returned(ReturnOutcome outcome, long millis);
     }
 
     /** Rate-limited, not failed: due again after {@code delayMillis}, with no attempt counted. */
     void throttled(ClaimedMessage message, long delayMillis) {
         pending++;
         send(message, DelayedScripts.THROTTLED, keys.all,
-                List.of(message.id(), message.token(), Long.toString(delayMillis)), "throttled", 1);
+                List.of(message.id(), message.token(), Long.toString(delayMillis)), "throttled", Returned.IGNORED, 1);
     }
 
-    private void nack(ClaimedMessage message, ReturnAction action, String reason) {
+    private void nack(ClaimedMessage message, ReturnAction action, String reason, Returned outcome) {
         List<String> args = List.of(message.id(), message.token(), action.argument, maxAttempts,
                 backoffMillis, Long.toString(BACKOFF_CAP_MILLIS),
                 Double.toString(ThreadLocalRandom.current().nextDouble()), reason);
         pending++;
-        send(message, DelayedScripts.NACK, keys.all, args, reason, 1);
+        send(message, DelayedScripts.NACK, keys.all, args, reason, outcome, 1);
     }
 
     private void send(ClaimedMessage message, LuaScript script, List<String> scriptKeys, List<String> args,
-            String reason, int attempt) {
+            String reason, Returned returned, int attempt) {
         consumer.redis.eval(script, scriptKeys, args).subscribe().with(
                 response -> consumer.onContext(() -> {
-                    switch (ReturnOutcome.of(response.get(0).toInteger())) {
+                    ReturnOutcome outcome = ReturnOutcome.of(response.get(0).toInteger());
+                    returned.returned(outcome, response.get(1).toLong());
+                    switch (outcome) {
                         case RETRIED -> {
                             counters.retried.incrementAndGet();
                             dueAgainAt.accept(response.get(1).toLong());
@@ -100,11 +116,12 @@ final class MessageReturns {
                 failure -> consumer.onContext(() -> {
                     if (attempt < MAX_SEND_ATTEMPTS) {
                         consumer.vertx.setTimer(RetryDelay.afterFailures(attempt, ThreadLocalRandom.current().nextDouble()),
-                                id -> send(message, script, scriptKeys, args, reason, attempt + 1));
+                                id -> send(message, script, scriptKeys, args, reason, returned, attempt + 1));
                         return;
                     }
                     LOG.warnf("Returning message %s of delay queue %s failed, its lease will expire: %s", message.id(),
                             keys.queue, failure.toString());
+                    returned.returned(ReturnOutcome.UNCHANGED, -1);
                     done();
                 }));
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.tracing.DelayedTracing;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
@@ -19,6 +20,7 @@ final class QueueConsumer {
     final HandlerArguments arguments;
     final PacerRedis redis;
     final DelayedMetrics metrics;
+    final DelayedTracing tracing;
     final Vertx vertx;
     final Context context;
     private final List<DelayedConsumerLoop> loops = new ArrayList<>();
@@ -26,12 +28,13 @@ final class QueueConsumer {
     private int running;
 
     QueueConsumer(ConsumerSettings settings, HandlerInvoker invoker, HandlerArguments arguments, PacerRedis redis,
-            DelayedMetrics metrics, Vertx vertx, Context context) {
+            DelayedMetrics metrics, DelayedTracing tracing, Vertx vertx, Context context) {
         this.settings = settings;
         this.invoker = invoker;
         this.arguments = arguments;
         this.redis = redis;
         this.metrics = metrics;
+        this.tracing = tracing;
         this.vertx = vertx;
         this.context = context;
     }

@@ -23,6 +23,8 @@ import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig.Durability;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.tracing.DelayedTracing;
+import io.quarkiverse.pacer.runtime.tracing.ProducerTrace;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
@@ -49,13 +51,15 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     private final DelayedTransactions transactions;
     /** Every Redis call of a producer operation goes through it: a short outage costs latency, not an error. */
     private final ProducerRetry retry;
+    private final DelayedTracing tracing;
     private volatile PayloadCodec codec;
 
     RedisDelayedQueue(PacerRedis redis, PacerConfig config, Instance<ObjectMapper> mapper,
             Instance<DelayedMetrics> metrics, UnconsumedQueues unconsumed, Instance<DelayedTransactions> transactions,
-            DelayedHandlers handlers, Vertx vertx) {
+            DelayedHandlers handlers, Vertx vertx, Instance<DelayedTracing> tracing) {
         this.redis = redis;
         this.retry = new ProducerRetry(vertx, config.delayed().producerTimeout());
+        this.tracing = tracing.isResolvable() ? tracing.get() : DelayedTracing.NONE;
         this.handlers = handlers;
         this.transactions = transactions.isResolvable() ? transactions.get() : DelayedTransactions.IMMEDIATE;
         this.keyPrefix = config.keyPrefix();
@@ -69,6 +73,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     DelayedMetrics metrics() {
         return metrics;
+    }
+
+    DelayedTracing tracing() {
+        return tracing;
     }
 
     /** The keys of every shard of {@code queue}. */
@@ -209,12 +217,19 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         List<List<String>> batches = new ArrayList<>();
         List<DelayedKeys> batchKeys = new ArrayList<>();
         List<String>[] open = newBatches(all.length);
-        for (ScheduledMessage message : messages) {
-            Objects.requireNonNull(message, "message");
+        PayloadCodec.Encoded[] payloads = new PayloadCodec.Encoded[messages.size()];
+        for (int i = 0; i < payloads.length; i++) {
+            ScheduledMessage message = Objects.requireNonNull(messages.get(i), "message");
+            DelayedKeys.checkId(message.id());
+            payloads[i] = codec().encode(message.payload());
+        }
+        ProducerTrace trace = payloads.length == 0 ? ProducerTrace.NONE
+                : tracing.send(queue, payloads.length == 1 ? messages.get(0).id() : null, payloads.length);
+        for (int i = 0; i < payloads.length; i++) {
+            ScheduledMessage message = messages.get(i);
             String id = message.id();
-            DelayedKeys.checkId(id);
             int shard = DelayedKeys.shardOf(id, all.length);
-            PayloadCodec.Encoded encoded = codec().encode(message.payload());
+            PayloadCodec.Encoded encoded = payloads[i];
             List<String> args = open[shard];
             if (args == null || args.size() == 2 + 4 * DelayedScripts.MAX_SCHEDULE_ALL) {
                 args = new ArrayList<>();
@@ -225,8 +240,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 batchKeys.add(all[shard]);
             }
             args.add(id);
-            args.add(encoded.value());
-            args.add(encoded.encoding());
+            args.add(StoredPayload.value(encoded, trace.context()));
+            args.add(StoredPayload.encoding(encoded, trace.context()));
             args.add(Long.toString(message.dueAt().toEpochMilli()));
             ids.add(id);
         }
@@ -248,10 +263,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         }
         // Subscribed together, the calls are written to Redis back to back: one round trip.
         Uni<?> stored = calls.size() == 1 ? calls.get(0) : Uni.join().all(calls).andFailFast();
-        return stored.invoke(ignored -> {
+        return trace.ending(stored.invoke(ignored -> {
             metrics.scheduled(queue, ids.size());
             unconsumed.scheduledOn(queue);
-        }).replaceWith(ids);
+        })).replaceWith(ids);
     }
 
     private Response confirmed(PacerRedis.ReplicatedResponse replicated, String what, String again) {
@@ -309,7 +324,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay) {
         DelayedKeys k = keys(queue, id);
-        List<String> args = List.of(id, encoded.value(), encoded.encoding(), mode,
+        // The trace context at the call, also when a transaction stores the message at its commit.
+        ProducerTrace trace = tracing.send(queue, id, 1);
+        List<String> args = List.of(id, StoredPayload.value(encoded, trace.context()),
+                StoredPayload.encoding(encoded, trace.context()), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
@@ -327,8 +345,8 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                     }
                 });
         // Inside a JTA transaction: stored after commit; the caller already knows the id.
-        return retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
-                operation, Boolean.TRUE));
+        return trace.ending(retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+                operation, Boolean.TRUE)));
     }
 
     @Override
@@ -390,9 +408,11 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                     List<WaitingMessage> messages = new ArrayList<>();
                     for (Response r : responses) {
                         for (int i = 0; i + 6 < r.size(); i += 7) {
-                            String encoding = r.get(i + 5).toString();
-                            String stored = r.get(i + 4).toString();
-                            long length = r.get(i + 6).toLong();
+                            String cut = r.get(i + 4).toString();
+                            StoredPayload payload = StoredPayload.read(cut, r.get(i + 5).toString());
+                            String encoding = payload.encoding();
+                            String stored = payload.value();
+                            long length = r.get(i + 6).toLong() - (cut.length() - stored.length());
                             // A cut Base64 text cannot be decoded: show it as stored.
                             String text = PayloadCodec.BYTES.equals(encoding) ? "base64:" + stored : stored;
                             messages.add(new WaitingMessage(r.get(i).toString(), queue,
@@ -422,7 +442,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                         for (int i = 0; i + 5 < r.size(); i += 6) {
                             letters.add(new DeadLetter(r.get(i).toString(), queue, r.get(i + 1).toString(),
                                     Instant.ofEpochMilli(r.get(i + 2).toLong()), r.get(i + 3).toInteger(),
-                                    PayloadCodec.bytes(r.get(i + 4).toString(), r.get(i + 5).toString())));
+                                    StoredPayload.read(r.get(i + 4).toString(), r.get(i + 5).toString()).bytes()));
                         }
                     }
                     letters.sort(Comparator.comparing(DeadLetter::deadAt));

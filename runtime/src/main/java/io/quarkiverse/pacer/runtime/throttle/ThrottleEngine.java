@@ -20,6 +20,7 @@ import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisFailures;
+import io.quarkiverse.pacer.runtime.tracing.ThrottleTracing;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -52,18 +53,21 @@ public class ThrottleEngine {
     /** Metrics when Micrometer is present, else {@link ThrottleObserver#NONE}. */
     private final ThrottleObserver observer;
     private final ThrottleResets resets;
+    /** An event on the caller's span per decision when OpenTelemetry tracing is present, else nothing. */
+    private final ThrottleTracing tracing;
     /** The local short-circuit of rejected keys, or {@code null} when it is off. */
     private final RejectionCache rejections;
     /** Switched off only by benchmarks comparing the short-circuit with plain decisions. */
     private volatile boolean shortCircuit = true;
 
     ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottlePolicies policies, ThrottleResets resets,
-            Instance<ThrottleObserver> observer) {
+            Instance<ThrottleObserver> observer, Instance<ThrottleTracing> tracing) {
         this.resets = resets;
         this.rejections = resets.cache();
         this.redis = redis;
         this.policies = policies;
         this.observer = observer.isResolvable() ? observer.get() : ThrottleObserver.NONE;
+        this.tracing = tracing.isResolvable() ? tracing.get() : ThrottleTracing.NONE;
         this.timeout = config.throttle().timeout();
         this.headersOnSuccess = config.throttle().headersOnSuccess();
         this.fallback = new RedisFallback(config.throttle(), redis.clientDisplayName());
@@ -144,6 +148,11 @@ public class ThrottleEngine {
 
     /** Decides ({@link ThrottleMode#ACQUIRE} or {@link ThrottleMode#PEEK}) without blocking. */
     public Uni<ThrottleOutcome> decide(ThrottleStack stack, String key, ThrottleMode mode) {
+        return mode == ThrottleMode.ACQUIRE ? tracing.deciding(decideUntraced(stack, key, mode))
+                : decideUntraced(stack, key, mode);
+    }
+
+    private Uni<ThrottleOutcome> decideUntraced(ThrottleStack stack, String key, ThrottleMode mode) {
         if (rejections == null || mode != ThrottleMode.ACQUIRE) {
             return decideInRedis(stack, key, mode);
         }
@@ -199,6 +208,14 @@ public class ThrottleEngine {
      * budget (counted from the moment it is sent), so the wait is bounded too.
      */
     public ThrottleOutcome decideBlocking(ThrottleStack stack, String key, ThrottleMode mode) {
+        ThrottleOutcome outcome = decideBlockingUntraced(stack, key, mode);
+        if (mode == ThrottleMode.ACQUIRE) {
+            tracing.decided(outcome);
+        }
+        return outcome;
+    }
+
+    private ThrottleOutcome decideBlockingUntraced(ThrottleStack stack, String key, ThrottleMode mode) {
         ThrottleOutcome rejected = rejectLocally(stack, key, mode);
         if (rejected != null) {
             return rejected;

@@ -1,0 +1,234 @@
+package io.quarkiverse.pacer.optional.tracing;
+
+import static io.quarkiverse.pacer.optional.tracing.InMemorySpans.named;
+import static io.quarkiverse.pacer.optional.tracing.InMemorySpans.processing;
+import static io.quarkiverse.pacer.optional.tracing.RedisHash.dueKey;
+import static io.quarkiverse.pacer.optional.tracing.RedisHash.messagesKey;
+import static io.quarkiverse.pacer.optional.tracing.RedisHash.send;
+import static io.quarkiverse.pacer.optional.tracing.RedisHash.stored;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.MDC;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.delay.DelayedMessage;
+import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.ScheduledMessage;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A delivery continues the trace of the request that scheduled it: the {@code <queue> send} PRODUCER span is a child
+ * of the caller's span, its context travels through Redis with the message, and the {@code <queue> process} CONSUMER
+ * span, started by the consumer loop with no context of its own, is its child, current while the handler runs (the
+ * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} and upserts keep the context the
+ * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
+ * existed is delivered in a trace of its own. The context costs 53
+ * characters per message, less than a {@code traceparent} header.
+ */
+class TracedDelayedDeliveryTest {
+
+    static final String QUEUE = "traced";
+    /** {@code 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>} */
+    static final int TRACEPARENT_LENGTH = 55;
+
+    @RegisterExtension
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(InMemorySpans.class, RedisHash.class, TraceTimeline.class,
+                    Consumer.class))
+            // The tests read the exporter: spans are exported at once instead of every 5 s.
+            .overrideConfigKey("quarkus.otel.bsp.schedule.delay", "10ms");
+
+    @Singleton
+    static class Consumer {
+        final Map<String, String> traceIds = new ConcurrentHashMap<>();
+        final Map<String, String> loggedTraceIds = new ConcurrentHashMap<>();
+        final Map<String, String> payloads = new ConcurrentHashMap<>();
+
+        @Delayed(QUEUE)
+        void on(DelayedMessage<String> message) {
+            payloads.put(message.id(), message.payload());
+            traceIds.put(message.id(), Span.current().getSpanContext().getTraceId());
+            loggedTraceIds.put(message.id(), String.valueOf(MDC.get("traceId")));
+        }
+    }
+
+    @Inject
+    DelayedQueue queue;
+
+    @Inject
+    Tracer tracer;
+
+    @Inject
+    InMemorySpans spans;
+
+    @Inject
+    Consumer consumer;
+
+    @Inject
+    PacerRedis redis;
+
+    @BeforeEach
+    void reset() {
+        spans.reset();
+    }
+
+    @Test
+    void theDeliveryContinuesTheTraceOfTheRequestThatScheduled() throws IOException {
+        Span request = tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER).startSpan();
+        try (Scope ignored = request.makeCurrent()) {
+            queue.schedule(QUEUE, "m1", "hello", Duration.ZERO);
+        } finally {
+            request.end();
+        }
+        String traceId = request.getSpanContext().getTraceId();
+
+        SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
+        SpanData process = spans.await(1, processing(QUEUE, "m1")).get(0);
+        assertThat(send.getKind()).isEqualTo(SpanKind.PRODUCER);
+        assertThat(send.getTraceId()).isEqualTo(traceId);
+        assertThat(send.getParentSpanId()).isEqualTo(request.getSpanContext().getSpanId());
+        assertThat(send.getAttributes().asMap()).containsEntry(AttributeKey.stringKey("messaging.system"), "pacer")
+                .containsEntry(AttributeKey.stringKey("messaging.destination.name"), QUEUE)
+                .containsEntry(AttributeKey.stringKey("messaging.message.id"), "m1")
+                .containsEntry(AttributeKey.stringKey("messaging.operation.type"), "send");
+
+        assertThat(process.getKind()).isEqualTo(SpanKind.CONSUMER);
+        assertThat(process.getTraceId()).isEqualTo(traceId);
+        assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+        assertThat(process.getAttributes().asMap()).containsEntry(AttributeKey.stringKey("messaging.system"), "pacer")
+                .containsEntry(AttributeKey.stringKey("messaging.destination.name"), QUEUE)
+                .containsEntry(AttributeKey.stringKey("messaging.message.id"), "m1")
+                .containsEntry(AttributeKey.stringKey("messaging.operation.type"), "process")
+                .containsEntry(AttributeKey.longKey("pacer.delayed.attempt"), 1L)
+                .containsEntry(AttributeKey.stringKey("pacer.delayed.outcome"), "success")
+                .containsKey(AttributeKey.longKey("pacer.delayed.lateness_ms"));
+        assertThat(process.getAttributes().get(AttributeKey.longKey("pacer.delayed.lateness_ms"))).isNotNegative();
+
+        assertThat(consumer.traceIds).containsEntry("m1", traceId);
+        assertThat(consumer.loggedTraceIds).containsEntry("m1", traceId);
+
+        // The picture on the Observability page: the whole trace, the Redis client's command spans included.
+        String timeline = TraceTimeline.draw(spans.matching(span -> span.getTraceId().equals(traceId)));
+        assertThat(timeline).contains("POST /orders (SERVER)", QUEUE + " send (PRODUCER)", QUEUE + " process (CONSUMER)");
+        Files.writeString(Path.of("target", "trace-timeline.txt"), timeline);
+    }
+
+    @Test
+    void deliverNowKeepsTheContextTheMessageWasScheduledWith() {
+        Span scheduling = tracer.spanBuilder("schedule").startSpan();
+        try (Scope ignored = scheduling.makeCurrent()) {
+            queue.schedule(QUEUE, "m2", "later", Duration.ofHours(1));
+        } finally {
+            scheduling.end();
+        }
+        SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
+        Span operator = tracer.spanBuilder("operator").startSpan();
+        try (Scope ignored = operator.makeCurrent()) {
+            assertThat(queue.deliverNow(QUEUE, "m2")).isTrue();
+        } finally {
+            operator.end();
+        }
+
+        SpanData process = spans.await(1, processing(QUEUE, "m2")).get(0);
+        assertThat(process.getTraceId()).isEqualTo(scheduling.getSpanContext().getTraceId())
+                .isNotEqualTo(operator.getSpanContext().getTraceId());
+        assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+    }
+
+    @Test
+    void anUpsertKeepsTheContextTheMessageWasFirstScheduledWith() {
+        Span first = tracer.spanBuilder("first schedule").startSpan();
+        try (Scope ignored = first.makeCurrent()) {
+            queue.schedule(QUEUE, "u1", "v1", Duration.ofHours(1));
+        } finally {
+            first.end();
+        }
+        SpanData firstSend = spans.await(1, named(QUEUE + " send")).get(0);
+        Span reschedule = tracer.spanBuilder("reschedule").startSpan();
+        try (Scope ignored = reschedule.makeCurrent()) {
+            queue.schedule(QUEUE, "u1", "v2", Instant.now());
+        } finally {
+            reschedule.end();
+        }
+
+        SpanData process = spans.await(1, processing(QUEUE, "u1")).get(0);
+        assertThat(process.getTraceId()).isEqualTo(first.getSpanContext().getTraceId());
+        assertThat(process.getParentSpanId()).isEqualTo(firstSend.getSpanId());
+        assertThat(spans.await(2, named(QUEUE + " send")).get(1).getTraceId())
+                .isEqualTo(reschedule.getSpanContext().getTraceId());
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.traceIds.containsKey("u1"));
+        assertThat(consumer.payloads).containsEntry("u1", "v2");
+    }
+
+    @Test
+    void scheduleAllIsOneSendSpanForItsMessages() {
+        Span request = tracer.spanBuilder("bulk").startSpan();
+        try (Scope ignored = request.makeCurrent()) {
+            queue.scheduleAll(QUEUE, List.of(new ScheduledMessage("b1", "one", Instant.now()),
+                    new ScheduledMessage("b2", "two", Instant.now())));
+        } finally {
+            request.end();
+        }
+        SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
+        assertThat(send.getAttributes().get(AttributeKey.longKey("messaging.batch.message_count"))).isEqualTo(2L);
+        for (String id : List.of("b1", "b2")) {
+            SpanData process = spans.await(1, processing(QUEUE, id)).get(0);
+            assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+            assertThat(process.getTraceId()).isEqualTo(request.getSpanContext().getTraceId());
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.payloads.containsKey("b2"));
+        assertThat(consumer.payloads).containsEntry("b1", "one").containsEntry("b2", "two");
+    }
+
+    @Test
+    void theContextCostsLessThanATraceparentPerMessage() {
+        Instant due = Instant.parse("2099-01-01T00:00:00Z");
+        queue.schedule(QUEUE, "m3", "{\"order\":42}", due);
+        String stored = stored(redis, QUEUE, "m3");
+        // The layout without a context: t<due>:0:0:<payload>
+        String untraced = "t" + due.toEpochMilli() + ":0:0:{\"order\":42}";
+        long length = send(redis, "HSTRLEN", messagesKey(QUEUE), "m3").toLong();
+        assertThat(length).isEqualTo(stored.length());
+        assertThat(length - untraced.length()).isEqualTo(53).isLessThanOrEqualTo(TRACEPARENT_LENGTH);
+        // Upper-case encoding, then the context's length, trace id, span id and flags, then the payload
+        assertThat(stored).matches("T" + due.toEpochMilli() + ":0:0:50:[0-9a-f]{50}\\{\"order\":42}");
+        queue.cancel(QUEUE, "m3");
+    }
+
+    @Test
+    void aMessageStoredBeforeTracingIsDeliveredInATraceOfItsOwn() {
+        // As an earlier version stored it: lower-case encoding, no context.
+        send(redis, "HSET", messagesKey(QUEUE), "legacy", "t0:0:0:from before");
+        send(redis, "ZADD", dueKey(QUEUE), 0, "legacy");
+
+        SpanData process = spans.await(1, processing(QUEUE, "legacy")).get(0);
+        assertThat(process.getParentSpanId()).isEqualTo(SpanId.getInvalid());
+        assertThat(process.getAttributes().get(InMemorySpans.OUTCOME)).isEqualTo("success");
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.traceIds.containsKey("legacy"));
+        assertThat(consumer.traceIds.get("legacy")).isEqualTo(process.getTraceId());
+    }
+}

@@ -1,0 +1,25 @@
+package io.quarkiverse.pacer.runtime.tracing;
+
+import io.smallrye.mutiny.Uni;
+
+/** The PRODUCER span of one schedule call, and the trace context stored with its messages. */
+public interface ProducerTrace {
+
+    ProducerTrace NONE = new ProducerTrace() {
+        @Override
+        public String context() {
+            return null;
+        }
+
+        @Override
+        public <T> Uni<T> ending(Uni<T> stored) {
+            return stored;
+        }
+    };
+
+    /** The compact trace context to store with the messages, {@code null} when there is none. */
+    String context();
+
+    /** {@code stored}, ending the span when it completes (recording its failure). */
+    <T> Uni<T> ending(Uni<T> stored);
+}
