@@ -142,6 +142,9 @@ public class ThrottleEngine {
 
     /** Decides ({@link ThrottleMode#ACQUIRE} or {@link ThrottleMode#PEEK}) without blocking. */
     public Uni<ThrottleOutcome> decide(ThrottleStack stack, String key, ThrottleMode mode) {
+        if (stack.blocked) {
+            return Uni.createFrom().item(() -> blocked(stack, key, mode));
+        }
         if (rejections == null || mode != ThrottleMode.ACQUIRE) {
             return decideInRedis(stack, key, mode);
         }
@@ -197,6 +200,9 @@ public class ThrottleEngine {
      * budget (counted from the moment it is sent), so the wait is bounded too.
      */
     public ThrottleOutcome decideBlocking(ThrottleStack stack, String key, ThrottleMode mode) {
+        if (stack.blocked) {
+            return blocked(stack, key, mode);
+        }
         ThrottleOutcome rejected = rejectLocally(stack, key, mode);
         if (rejected != null) {
             return rejected;
@@ -222,6 +228,16 @@ public class ThrottleEngine {
         } catch (RuntimeException e) {
             return failed(stack, key, token, e, start, mode);
         }
+    }
+
+    /** The rejection of a key a resolver blocked outright: Redis is not asked. */
+    private ThrottleOutcome blocked(ThrottleStack stack, String key, ThrottleMode mode) {
+        ThrottleOutcome rejected = ThrottleOutcome.blocked(stack, key);
+        if (mode == ThrottleMode.ACQUIRE) {
+            count(rejected);
+            observer.decided(rejected, 0);
+        }
+        return rejected;
     }
 
     /** The local short-circuit: a rejection Redis gave earlier that still holds, or {@code null}. */
