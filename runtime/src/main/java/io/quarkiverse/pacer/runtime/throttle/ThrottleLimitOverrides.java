@@ -59,9 +59,13 @@ public class ThrottleLimitOverrides implements RedisSubscription.Listener {
     }
 
     /** Loads the overrides (bounded: an unreachable Redis delays startup by at most 2 s) and starts listening. */
-    synchronized void start() {
-        if (closed || timerId >= 0) {
-            return;
+    void start() {
+        synchronized (this) {
+            if (closed || timerId >= 0) {
+                return;
+            }
+            // Claimed before the first read, which must not hold the lock: its answer is applied under it.
+            timerId = 0;
         }
         try {
             refresh().await().atMost(STARTUP_TIMEOUT.multipliedBy(2));
@@ -70,11 +74,17 @@ public class ThrottleLimitOverrides implements RedisSubscription.Listener {
                     + " %d ms", key, e.toString(), REFRESH_MILLIS);
         }
         subscription.open();
-        timerId = vertx.setPeriodic(REFRESH_MILLIS, id -> {
+        long timer = vertx.setPeriodic(REFRESH_MILLIS, id -> {
             subscription.open();
             refresh().subscribe().with(ignored -> {
             }, failure -> LOG.debugf("Cannot re-read the throttling overrides (%s): %s", key, failure));
         });
+        synchronized (this) {
+            timerId = timer;
+            if (closed) {
+                vertx.cancelTimer(timer);
+            }
+        }
     }
 
     /** Changes on every change of the overrides. */
@@ -182,7 +192,7 @@ public class ThrottleLimitOverrides implements RedisSubscription.Listener {
     void close() {
         synchronized (this) {
             closed = true;
-            if (timerId >= 0) {
+            if (timerId > 0) {
                 vertx.cancelTimer(timerId);
             }
         }
