@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.benchmarks.delay.DelayedBenchmarks;
+import io.quarkiverse.pacer.benchmarks.throttle.PlanLimitsBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ThrottleBenchmarks;
 import io.quarkus.runtime.QuarkusApplication;
 
@@ -35,6 +36,9 @@ public class BenchmarkApplication implements QuarkusApplication {
     @Inject
     DelayedBenchmarks delayed;
 
+    @Inject
+    PlanLimitsBenchmarks plans;
+
     @Override
     public int run(String... args) throws Exception {
         BenchmarkSettings settings = BenchmarkSettings.fromSystemProperties();
@@ -51,6 +55,14 @@ public class BenchmarkApplication implements QuarkusApplication {
                 } catch (Exception | Error e) {
                     LOG.error("Throttling scenarios failed", e);
                     failures.add("throttle: " + e);
+                }
+            }
+            if (settings.runs("plans")) {
+                try {
+                    plans.run(context);
+                } catch (Exception | Error e) {
+                    LOG.error("Limits-per-key scenarios failed", e);
+                    failures.add("plans: " + e);
                 }
             }
             if (settings.runs("delayed")) {

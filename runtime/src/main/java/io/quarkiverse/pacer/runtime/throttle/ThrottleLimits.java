@@ -1,8 +1,6 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -170,14 +168,13 @@ public class ThrottleLimits {
         return overrides.clear(policy);
     }
 
-    /** The policies whose limits come from a resolver, for the Dev UI. */
-    List<String> keyedPolicies() {
-        List<String> names = new ArrayList<>();
-        policies.all().values().forEach(p -> {
-            if (p.limitsResolver != null) {
-                names.add(p.name);
-            }
-        });
-        return names;
+    /** The runtime overrides in force on this instance, by policy name, for the Dev UI. */
+    public Map<String, ThrottleOverride> overridesInForce() {
+        return overrides.all();
+    }
+
+    /** The policy with a runtime override's limit, window, burst and shadow, for the Dev UI. */
+    public ThrottlePolicy withOverride(ThrottlePolicy policy, ThrottleOverride override) {
+        return apply(policy, override);
     }
 }

@@ -26,11 +26,14 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
         RateLimitHeaders headers = new RateLimitHeaders();
         StringBuilder policiesJson = new StringBuilder();
         Map<String, ThrottlePolicy> policies = Arc.container().instance(ThrottlePolicies.class).get().all();
-        for (ThrottleDecision decision : exception.decisions()) {
+        for (int i = 0; i < exception.decisions().size(); i++) {
+            ThrottleDecision decision = exception.decisions().get(i);
             if (policiesJson.length() > 0) {
                 policiesJson.append(',');
             }
-            ThrottlePolicy policy = policies.get(decision.policy());
+            // As decided (a key's own window, an override), else as declared.
+            ThrottlePolicy policy = exception instanceof RejectedOutcomeException rejected ? rejected.policy(i)
+                    : policies.get(decision.policy());
             headers.add(decision.policy(), decision.limit(), policy == null ? null : policy.algorithm,
                     policy == null ? 0 : policy.windowMicros, decision.remaining(),
                     decision.resetAfter().toNanos() / 1000);
