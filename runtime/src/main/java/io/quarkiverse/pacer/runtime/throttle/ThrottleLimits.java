@@ -12,6 +12,7 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.LimitsConfig;
 import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.OnResolverFailure;
+import io.quarkiverse.pacer.throttle.ThrottleLimit;
 import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
 import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.quarkus.arc.Arc;
@@ -166,6 +167,23 @@ public class ThrottleLimits {
             return Uni.createFrom().failure(new IllegalArgumentException("Unknown throttling policy \"" + policy + "\""));
         }
         return overrides.clear(policy);
+    }
+
+    /**
+     * The window decisions of {@code policy} for a key use now: the runtime override's, else the key's own (its
+     * resolver's cached answer), else the policy's; in µs.
+     */
+    long windowMicros(ThrottlePolicy policy, String encodedKey) {
+        ThrottleOverride override = overrides.of(policy.name);
+        if (override != null && override.window() != null) {
+            return override.window().toNanos() / 1000;
+        }
+        ThrottleLimitCache cache = caches.get(policy.name);
+        Object answer = cache == null ? null : cache.cached(encodedKey);
+        if (answer instanceof ThrottleLimit limit && limit.window().isPresent()) {
+            return limit.window().get().toNanos() / 1000;
+        }
+        return policy.windowMicros;
     }
 
     /** The runtime overrides in force on this instance, by policy name, for the Dev UI. */

@@ -148,15 +148,7 @@ public final class ThrottleOutcome {
     }
 
     public ThrottledException exception() {
-        List<ThrottleDecision> rejected = new ArrayList<>(1);
-        List<ThrottlePolicy> deciding = new ArrayList<>(1);
-        for (int i = 0; i < stack.policies.length; i++) {
-            if (values[4 * i] != 1 && !stack.policies[i].shadow) {
-                rejected.add(decision(i));
-                deciding.add(stack.policies[i]);
-            }
-        }
-        return new RejectedOutcomeException(rejected, deciding);
+        return new ThrottledException(rejections());
     }
 
     private static Duration micros(long micros) {

@@ -44,6 +44,11 @@ public class ThrottledInterceptor {
         String key = method.key(invocation);
         if (method.kind == ThrottledMethod.Kind.BLOCKING) {
             if (Context.isOnEventLoopThread()) {
+                ThrottleStack cached = method.stack.cached(key);
+                if (cached != null && cached.isEmpty()) {
+                    // Nothing to decide (every policy off): nothing blocks.
+                    return invocation.proceed();
+                }
                 // Before the key's limits are resolved, which may block too.
                 ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
             }
