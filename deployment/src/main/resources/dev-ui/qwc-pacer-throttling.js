@@ -8,8 +8,9 @@ import '@vaadin/text-field';
 import '@vaadin/icon';
 
 /**
- * Pacer's throttling page: the policies in force (annotation plus configuration overrides, each value with its
- * source), live decision counts per outcome, and a key inspector that peeks at and resets one key.
+ * Pacer's throttling page: the policies in force (annotation, configuration, limits per key and runtime overrides,
+ * each value with its source), live decision counts per outcome, a key inspector that peeks at and resets one key, and
+ * a form per policy that sets or clears its runtime override on every instance.
  */
 export class QwcPacerThrottling extends LitElement {
 
@@ -32,6 +33,9 @@ export class QwcPacerThrottling extends LitElement {
         .rejected { color: var(--lumo-error-text-color); }
         .permitted { color: var(--lumo-success-text-color); }
         .off { color: var(--lumo-contrast-50pct); }
+        .runtime { color: var(--lumo-warning-text-color, #b26b00); font-size: var(--lumo-font-size-xs); font-weight: bold; }
+        .override-form { display: flex; flex-direction: column; gap: 2px; }
+        .override-form input, .override-form select { width: 9em; font-size: var(--lumo-font-size-xs); }
         vaadin-grid { max-height: none; }
     `;
 
@@ -41,6 +45,7 @@ export class QwcPacerThrottling extends LitElement {
         _key: { state: true },
         _inspected: { state: true },
         _inspectedKey: { state: true },
+        _editing: { state: true },
     };
 
     constructor() {
@@ -50,6 +55,7 @@ export class QwcPacerThrottling extends LitElement {
         this._key = '';
         this._inspected = null;
         this._inspectedKey = null;
+        this._editing = null;
     }
 
     connectedCallback() {
@@ -104,8 +110,10 @@ export class QwcPacerThrottling extends LitElement {
                 <h3>Policies in force</h3>
                 <div class="hint">Values of the <code>@Throttled</code> annotation with
                     <code>quarkus.pacer.throttle."&lt;policy&gt;".*</code> overrides applied: a value that does not come
-                    from the annotation names its source (hover a value to see it). Decision counts are this
-                    instance's since startup, refreshed every 2 s.</div>
+                    from the annotation names its source (hover a value to see it). Precedence: runtime override &gt;
+                    limits per key (<code>@Throttled(limits = ...)</code>) &gt; configuration &gt; annotation. A runtime
+                    override applies on every instance within a second and stays in Redis until cleared. Decision
+                    counts are this instance's since startup, refreshed every 2 s.</div>
             </div>
             <vaadin-grid .items=${this._policies} theme="wrap-cell-content row-stripes" all-rows-visible>
                 <vaadin-grid-column header="Policy" flex-grow="2" ${columnBodyRenderer(p => this._policyCell(p), [])}>
@@ -116,6 +124,8 @@ export class QwcPacerThrottling extends LitElement {
                     ${columnBodyRenderer(p => this._declaredCell(p), [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Decisions" flex-grow="1"
                     ${columnBodyRenderer(p => this._countsCell(p), [this._counts])}></vaadin-grid-column>
+                <vaadin-grid-column header="Runtime override" flex-grow="2"
+                    ${columnBodyRenderer(p => this._overrideCell(p), [this._editing])}></vaadin-grid-column>
             </vaadin-grid>
         `;
     }
@@ -131,8 +141,10 @@ export class QwcPacerThrottling extends LitElement {
     _setting(label, value, source) {
         const fromAnnotation = source.startsWith('@Throttled');
         const overridden = source.startsWith('quarkus.');
+        const runtime = source === 'runtime override';
+        const css = runtime ? 'runtime' : overridden ? 'override' : 'source';
         return html`<span class="setting" title=${source}>${label}: <b>${value}</b>
-            ${fromAnnotation ? '' : html`<span class="${overridden ? 'override' : 'source'}">${overridden ? 'from ' + source : source}</span>`}</span>`;
+            ${fromAnnotation ? '' : html`<span class="${css}">${overridden ? 'from ' + source : source}</span>`}</span>`;
     }
 
     _settingsCell(p) {
@@ -142,8 +154,57 @@ export class QwcPacerThrottling extends LitElement {
             ${this._setting(p.algorithm === 'CONCURRENCY' ? 'lease' : 'window', p.window, p.sources.window)}
             ${p.burst !== undefined ? this._setting('burst', p.burst, p.sources.burst) : ''}
             ${p.sources.algorithm.startsWith('quarkus.') ? this._setting('algorithm', p.algorithm, p.sources.algorithm) : ''}
-            ${p.shadow ? this._setting('shadow', 'true', p.sources.shadow) : ''}
-            ${p.enabled ? '' : this._setting('enabled', 'false', p.sources.enabled)}`;
+            ${p.shadow || p.sources.shadow === 'runtime override' ? this._setting('shadow', String(p.shadow), p.sources.shadow) : ''}
+            ${p.enabled && p.sources.enabled !== 'runtime override' ? '' : this._setting('enabled', String(p.enabled), p.sources.enabled)}`;
+    }
+
+    _overrideCell(p) {
+        if (this._editing !== p.name) {
+            const o = p.override;
+            return html`${o ? html`<span class="runtime setting">set: ${this._describe(o)}</span>` : html`<span class="off">none</span>`}
+                <vaadin-button theme="small" @click=${() => this._editing = p.name}>${o ? 'Change' : 'Override'}</vaadin-button>
+                ${o ? html`<vaadin-button theme="small error" @click=${() => this._clearOverride(p.name)}>Clear</vaadin-button>` : ''}`;
+        }
+        const o = p.override || {};
+        return html`<div class="override-form">
+            <input id="ov-limit" placeholder="limit" .value=${o.limit ?? ''}>
+            <input id="ov-window" placeholder="window, e.g. 1s" .value=${o.windowMillis != null ? o.windowMillis + 'ms' : ''}>
+            <input id="ov-burst" placeholder="burst" .value=${o.burst ?? ''}>
+            <select id="ov-enabled"><option value="">enabled: as is</option><option value="true">enabled</option>
+                <option value="false">disabled</option></select>
+            <select id="ov-shadow"><option value="">shadow: as is</option><option value="true">shadow</option>
+                <option value="false">enforcing</option></select>
+            <span><vaadin-button theme="small primary" @click=${e => this._setOverride(p.name, e.target)}>Set</vaadin-button>
+                <vaadin-button theme="small" @click=${() => this._editing = null}>Cancel</vaadin-button></span>
+        </div>`;
+    }
+
+    _describe(o) {
+        const parts = [];
+        if (o.limit != null) parts.push('limit ' + o.limit);
+        if (o.windowMillis != null) parts.push('window ' + this._ms(o.windowMillis));
+        if (o.burst != null) parts.push('burst ' + o.burst);
+        if (o.enabled != null) parts.push(o.enabled ? 'enabled' : 'disabled');
+        if (o.shadow != null) parts.push(o.shadow ? 'shadow' : 'enforcing');
+        return parts.join(', ') || 'nothing';
+    }
+
+    _setOverride(policy, button) {
+        const form = button.closest('.override-form');
+        const value = id => form.querySelector('#' + id).value.trim();
+        this.jsonRpc.setOverride({ policy: policy, limit: value('ov-limit'), window: value('ov-window'),
+            burst: value('ov-burst'), enabled: value('ov-enabled'), shadow: value('ov-shadow') }).then(() => {
+            notifier.showInfoMessage(`Override of ${policy} set on every instance`);
+            this._editing = null;
+            this._load();
+        }).catch(e => this._error(e));
+    }
+
+    _clearOverride(policy) {
+        this.jsonRpc.clearOverride({ policy: policy }).then(() => {
+            notifier.showInfoMessage(`Override of ${policy} cleared on every instance`);
+            this._load();
+        }).catch(e => this._error(e));
     }
 
     _declaredCell(p) {

@@ -1,7 +1,9 @@
 -- TOKEN_BUCKET (code 4): capacity `burst`, continuous refill of `limit` tokens per `window`.
--- KEYS: <base>:tb, a hash { l = level, t = time of the level in µs }
+-- KEYS: <base>:tb, a hash { l = level, t = time of the level in µs, w = the window the level is counted in }
 -- The level is kept in units of 1/window token, so the refill (limit units per µs) is exact integer arithmetic:
 --   capacity = burst * window, a call needs cost * window, elapsed µs add elapsed * limit.
+-- A key whose limits changed (its own limit, a runtime override) keeps its tokens: whole tokens when the window
+-- changed, clamped to the new capacity; the time since refills at the new rate.
 -- An absent key means a full bucket. TTL = the time until the bucket is full again.
 -- Work: O(1).
 ALGORITHMS[4] = {
@@ -11,10 +13,16 @@ ALGORITHMS[4] = {
         local need = cost * window
         local level = capacity
         local since = NOW
-        local stored = redis.call('HMGET', key, 'l', 't')
+        local stored = redis.call('HMGET', key, 'l', 't', 'w')
         if stored[1] and stored[2] then
             level = tonumber(stored[1])
             since = tonumber(stored[2])
+            if stored[3] and tonumber(stored[3]) ~= window then
+                level = floor_div(level, tonumber(stored[3])) * window
+            end
+            if level > capacity then
+                level = capacity
+            end
             local elapsed = NOW - since
             if elapsed > 0 then
                 since = NOW
@@ -38,7 +46,7 @@ ALGORITHMS[4] = {
                 ceil_div(capacity - level, limit), key, after, since
     end,
     commit = function(base, limit, window, burst, cost, token, key, after, since)
-        redis.call('HSET', key, 'l', index_suffix(after), 't', index_suffix(since))
+        redis.call('HSET', key, 'l', index_suffix(after), 't', index_suffix(since), 'w', index_suffix(window))
         expire_after(key, ceil_div(burst * window - after, limit))
     end,
     release = function(base, token, cost)

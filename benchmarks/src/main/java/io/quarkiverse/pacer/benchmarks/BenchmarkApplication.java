@@ -17,6 +17,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.benchmarks.delay.DelayedBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ClusterThrottleBenchmarks;
+import io.quarkiverse.pacer.benchmarks.throttle.PlanLimitsBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ThrottleBenchmarks;
 import io.quarkus.runtime.QuarkusApplication;
 
@@ -40,6 +41,9 @@ public class BenchmarkApplication implements QuarkusApplication {
 
     @Inject
     ClusterThrottleBenchmarks cluster;
+
+    @Inject
+    PlanLimitsBenchmarks plans;
 
     @Override
     public int run(String... args) throws Exception {
@@ -69,6 +73,14 @@ public class BenchmarkApplication implements QuarkusApplication {
                 } catch (Exception | Error e) {
                     LOG.error("Cluster scenarios failed", e);
                     failures.add("cluster: " + e);
+                }
+            }
+            if (settings.runs("plans")) {
+                try {
+                    plans.run(context);
+                } catch (Exception | Error e) {
+                    LOG.error("Limits-per-key scenarios failed", e);
+                    failures.add("plans: " + e);
                 }
             }
             if (settings.runs("delayed")) {

@@ -11,6 +11,7 @@ import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
+import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.smallrye.mutiny.Uni;
 
@@ -23,6 +24,7 @@ final class PacerDotNames {
     static final DotName THROTTLED_LIST = DotName.createSimple(Throttled.List.class);
     static final DotName THROTTLE_KEY = DotName.createSimple(ThrottleKey.class);
     static final DotName THROTTLE_KEY_RESOLVER = DotName.createSimple(ThrottleKeyResolver.class);
+    static final DotName THROTTLE_LIMIT_RESOLVER = DotName.createSimple(ThrottleLimitResolver.class);
     static final DotName CLIENT_ADDRESS_KEY_RESOLVER = DotName.createSimple(ClientAddressKeyResolver.class);
     static final DotName THROTTLED_INTERCEPTOR = DotName.createSimple(ThrottledInterceptor.class);
     static final DotName THROTTLED_METHOD_INDEX = DotName.createSimple(ThrottledMethodIndex.class);

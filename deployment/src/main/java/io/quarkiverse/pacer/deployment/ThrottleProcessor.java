@@ -7,6 +7,7 @@ import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED_LIST;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLED_METHOD_INDEX;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY_RESOLVER;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_LIMIT_RESOLVER;
 
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -47,6 +48,8 @@ import io.quarkiverse.pacer.runtime.throttle.RateLimitHeadersFilter;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleLimitOverrides;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleLimits;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
 import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
@@ -67,6 +70,7 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
@@ -101,7 +105,8 @@ class ThrottleProcessor {
         beans.produce(AdditionalBeanBuildItem.builder()
                 .addBeanClasses(ThrottledInterceptor.class, ThrottledMethodIndex.class, ThrottleEngine.class,
                         ThrottlePolicies.class, ThrottledMethods.class, ThrottleResets.class, DefaultThrottler.class,
-                        DefaultReactiveThrottler.class, ConcurrencyLeases.class, PrincipalKeyResolver.class)
+                        DefaultReactiveThrottler.class, ConcurrencyLeases.class, PrincipalKeyResolver.class,
+                        ThrottleLimits.class, ThrottleLimitOverrides.class)
                 .setUnremovable()
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {
@@ -250,6 +255,45 @@ class ThrottleProcessor {
     }
 
     @BuildStep
+    void makeLimitResolversUnremovable(ThrottledMethodsBuildItem throttled,
+            BuildProducer<UnremovableBeanBuildItem> unremovable) {
+        TreeSet<String> resolvers = limitResolvers(throttled);
+        if (!resolvers.isEmpty()) {
+            unremovable.produce(UnremovableBeanBuildItem.beanClassNames(resolvers));
+        }
+    }
+
+    /** A {@code limits} class must be a bean: a plain class would only fail at the first call. */
+    @BuildStep
+    void validateLimitResolverBeans(ThrottledMethodsBuildItem throttled, ValidationPhaseBuildItem validation,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        List<String> problems = new ArrayList<>();
+        for (PolicyDefinition policy : throttled.getPolicies()) {
+            String resolver = policy.getLimitsResolver();
+            if (resolver != null && validation.getContext().beans().withBeanClass(DotName.createSimple(resolver))
+                    .isEmpty()) {
+                problems.add("@Throttled declared on " + policy.getDeclaredOn() + " (policy \"" + policy.getName()
+                        + "\"): limits = " + resolver + " is not a CDI bean; annotate it with @ApplicationScoped or"
+                        + " @Singleton");
+            }
+        }
+        if (!problems.isEmpty()) {
+            errors.produce(new ValidationErrorBuildItem(new DeploymentException(
+                    "Invalid @Throttled usage:\n - " + String.join("\n - ", problems))));
+        }
+    }
+
+    private static TreeSet<String> limitResolvers(ThrottledMethodsBuildItem throttled) {
+        TreeSet<String> resolvers = new TreeSet<>();
+        for (PolicyDefinition policy : throttled.getPolicies()) {
+            if (policy.getLimitsResolver() != null) {
+                resolvers.add(policy.getLimitsResolver());
+            }
+        }
+        return resolvers;
+    }
+
+    @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
     SyntheticBeanBuildItem recordThrottledMethods(ThrottledMethodsBuildItem throttled, ThrottleRecorder recorder) {
         return SyntheticBeanBuildItem.configure(ThrottleDefinitions.class)
@@ -305,6 +349,14 @@ class ThrottleProcessor {
             String maxWait = annotation.valueWithDefault(index, "maxWait").asString();
             DotName keyClass = annotation.valueWithDefault(index, "key").asClass().name();
             String key = keyClass.equals(THROTTLE_KEY_RESOLVER) ? null : keyClass.toString();
+            DotName limitsClass = annotation.valueWithDefault(index, "limits").asClass().name();
+            String limits = limitsClass.equals(THROTTLE_LIMIT_RESOLVER) ? null : limitsClass.toString();
+            if (limits != null) {
+                String problem = LimitResolverChecks.problem(index, limitsClass);
+                if (problem != null) {
+                    problems.add(at + ": limits = " + limits + " " + problem);
+                }
+            }
 
             if (limit <= 0) {
                 problems.add(at + ": limit must be positive, was " + limit);
@@ -358,7 +410,7 @@ class ThrottleProcessor {
 
             if (problems.size() == before) {
                 PolicyDefinition policy = new PolicyDefinition(name, algorithm, limit, window, burst, shadow,
-                        display(method));
+                        display(method), limits);
                 PolicyDefinition existing = policies.get(name);
                 if (existing == null) {
                     policies.put(name, policy);
@@ -394,13 +446,14 @@ class ThrottleProcessor {
                 && ThrottleDurations.parseWindowMicros(a.getWindow()) == ThrottleDurations.parseWindowMicros(b.getWindow())
                 && ThrottleRules.effectiveBurst(a.getLimit(), a.getBurst()) == ThrottleRules.effectiveBurst(b.getLimit(),
                         b.getBurst())
-                && a.isShadow() == b.isShadow();
+                && a.isShadow() == b.isShadow() && Objects.equals(a.getLimitsResolver(), b.getLimitsResolver());
     }
 
     private static String settings(PolicyDefinition policy) {
         return policy.getAlgorithm() + " limit=" + policy.getLimit() + " window=" + policy.getWindow()
                 + (policy.getBurst() == 0 ? "" : " burst=" + policy.getBurst())
-                + (policy.isShadow() ? " shadow" : "");
+                + (policy.isShadow() ? " shadow" : "")
+                + (policy.getLimitsResolver() == null ? "" : " limits=" + policy.getLimitsResolver());
     }
 
     /** The erased class of a return type, for the runtime to tell reactive methods apart; {@code null} otherwise. */

@@ -62,4 +62,16 @@ public interface ReactiveThrottler {
      * Forgets all state of {@code policy} for {@code key}.
      */
     Uni<Void> reset(String policy, String key);
+
+    /**
+     * Overrides settings of {@code policy} on every instance until {@link #clearOverride}; see
+     * {@link Throttler#override}. Completes once stored in Redis and announced. An unknown policy or invalid settings
+     * fail the {@code Uni} with {@link IllegalArgumentException}.
+     */
+    Uni<Void> override(String policy, ThrottleOverride override);
+
+    /**
+     * Removes the runtime override of {@code policy} on every instance; see {@link Throttler#clearOverride}.
+     */
+    Uni<Void> clearOverride(String policy);
 }

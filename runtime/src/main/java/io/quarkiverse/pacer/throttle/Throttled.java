@@ -39,8 +39,11 @@ import jakarta.interceptor.InterceptorBinding;
  * check happens at subscription and the failure is delivered through the returned type. Invalid values (an
  * unparseable {@code window}, {@code limit <= 0}, a {@code cost} above the capacity, ...) fail the build.
  * <p>
- * Every setting but {@code name}, {@code cost}, {@code key}, {@code onLimit} and {@code maxWait} can be overridden at
- * runtime with {@code quarkus.pacer.throttle."<policy>".limit|window|burst|algorithm|enabled|shadow}.
+ * Every setting but {@code name}, {@code cost}, {@code key}, {@code limits}, {@code onLimit} and {@code maxWait} can be
+ * overridden by configuration with {@code quarkus.pacer.throttle."<policy>".limit|window|burst|algorithm|enabled|shadow};
+ * a {@link #limits()} resolver gives each key its own limit, and {@link Throttler#override} changes limit, window,
+ * burst, enabled and shadow live on every instance. Precedence: runtime override &gt; resolver &gt; configuration
+ * &gt; annotation.
  */
 @Documented
 @InterceptorBinding
@@ -96,6 +99,18 @@ public @interface Throttled {
      */
     @Nonbinding
     Class<? extends ThrottleKeyResolver> key() default ThrottleKeyResolver.class;
+
+    /**
+     * A {@link ThrottleLimitResolver} bean class giving each key its own limit (plans: free, pro, ...). Default
+     * ({@code ThrottleLimitResolver.class} itself): every key has the policy's limit. Methods sharing the policy name
+     * must name the same resolver.
+     *
+     * <pre>{@code
+     * &#64;Throttled(name = "api", limit = 100, window = "1m", limits = PlanLimits.class)
+     * }</pre>
+     */
+    @Nonbinding
+    Class<? extends ThrottleLimitResolver> limits() default ThrottleLimitResolver.class;
 
     /**
      * What to do when the policy rejects the call: {@link OnLimit#REJECT} (default) or {@link OnLimit#WAIT}.

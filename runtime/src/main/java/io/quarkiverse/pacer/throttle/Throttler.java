@@ -1,5 +1,7 @@
 package io.quarkiverse.pacer.throttle;
 
+import java.util.Map;
+
 /**
  * Programmatic, blocking access to Pacer's rate limits, for code paths where an annotation does not fit. Inject it
  * like any bean; calls block the current thread (never call it on an event-loop thread: use
@@ -73,4 +75,29 @@ public interface Throttler {
      * Forgets all state of {@code policy} for {@code key}: the next call starts from full capacity.
      */
     void reset(String policy, String key);
+
+    /**
+     * Overrides settings of {@code policy} on every instance, for every key, until {@link #clearOverride}: stored in
+     * Redis (so it survives restarts) and announced to every instance, which enforces it within a second. It replaces
+     * an earlier override of the policy as a whole. See {@link ThrottleOverride} for the precedence.
+     *
+     * <pre>{@code
+     * throttler.override("search", ThrottleOverride.of().withLimit(10));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException for an unknown policy, or settings the policy cannot take (a limit below the
+     *         cost of one of its methods, ...)
+     */
+    void override(String policy, ThrottleOverride override);
+
+    /**
+     * Removes the runtime override of {@code policy} on every instance (within a second); nothing happens when there
+     * is none.
+     *
+     * @throws IllegalArgumentException for an unknown policy
+     */
+    void clearOverride(String policy);
+
+    /** The runtime overrides in force on this instance, by policy name. */
+    Map<String, ThrottleOverride> overrides();
 }

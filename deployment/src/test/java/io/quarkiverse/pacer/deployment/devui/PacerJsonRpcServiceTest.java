@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -128,6 +130,39 @@ class PacerJsonRpcServiceTest {
         assertThat(window.containsKey("burst")).as("no burst for a window algorithm").isFalse();
         assertThat(window.getJsonObject("sources").containsKey("burst")).isFalse();
         assertThat(window.getJsonArray("usedBy").getList()).containsExactly(Api.class.getName() + "#search(java.lang.String)");
+    }
+
+    @Test
+    void runtimeOverridesShowTheirSourceAndAreSetAndCleared() {
+        try {
+            assertThat(result(service.setOverride("rpc-global", "7", "2m", "", "", "true")).getBoolean("override"))
+                    .isTrue();
+            JsonObject global = policies().get("rpc-global");
+            assertThat(global.getInteger("limit")).isEqualTo(7);
+            assertThat(global.getDouble("windowMillis")).isEqualTo(120_000.0);
+            assertThat(global.getBoolean("shadow")).isTrue();
+            assertThat(global.getJsonObject("sources").getString("limit")).isEqualTo("runtime override");
+            assertThat(global.getJsonObject("sources").getString("window")).isEqualTo("runtime override");
+            assertThat(global.getJsonObject("sources").getString("shadow")).isEqualTo("runtime override");
+            assertThat(global.getJsonObject("override").getInteger("limit")).isEqualTo(7);
+            assertThat(global.getJsonObject("override").getLong("windowMillis")).isEqualTo(120_000L);
+            assertThat(global.getJsonObject("override").getValue("burst")).isNull();
+        } finally {
+            result(service.clearOverride("rpc-global"));
+        }
+        JsonObject global = policies().get("rpc-global");
+        assertThat(global.getInteger("limit")).isEqualTo(3);
+        assertThat(global.getValue("override")).isNull();
+        assertThat(global.getJsonObject("sources").getString("limit"))
+                .isEqualTo("quarkus.pacer.throttle.\"rpc-global\".limit");
+        assertThatThrownBy(() -> result(service.setOverride("rpc-window", "0", "", "", "", "")))
+                .hasMessageContaining("limit must be positive");
+    }
+
+    private Map<String, JsonObject> policies() {
+        Map<String, JsonObject> byName = new TreeMap<>();
+        service.getPolicies().forEach(row -> byName.put(((JsonObject) row).getString("name"), (JsonObject) row));
+        return byName;
     }
 
     @Test

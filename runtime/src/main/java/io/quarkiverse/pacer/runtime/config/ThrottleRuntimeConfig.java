@@ -18,6 +18,9 @@ public interface ThrottleRuntimeConfig {
     /** The name of the {@link #localRejections()} group, which the policy map below also sees; not a policy name. */
     String LOCAL_REJECTIONS = "local-rejections";
 
+    /** The name of the {@link #limits()} group, which the policy map below also sees; not a policy name. */
+    String LIMITS = "limits";
+
     /**
      * What a decision is when Redis is unreachable, does not answer within {@code timeout}, or answers with an error:
      * {@code allow} lets the call through (availability first), {@code reject} rejects it with a
@@ -62,6 +65,12 @@ public interface ThrottleRuntimeConfig {
     LocalRejectionsConfig localRejections();
 
     /**
+     * Limits per key: how the answers of a {@code ThrottleLimitResolver} ({@code @Throttled(limits = ...)}) are cached
+     * and what a failing resolver means.
+     */
+    LimitsConfig limits();
+
+    /**
      * Per-policy overrides of the {@code @Throttled} settings, keyed by policy name. A policy used only through the
      * programmatic {@code Throttler} API is declared here with at least {@code limit} and {@code window}.
      */
@@ -102,6 +111,52 @@ public interface ThrottleRuntimeConfig {
          */
         @WithDefault("50000")
         int maxSize();
+    }
+
+    /**
+     * Limits per key, from a {@code ThrottleLimitResolver}.
+     */
+    interface LimitsConfig {
+
+        /**
+         * How long this instance keeps a resolver's answer for a (policy, key) before asking again: a key's new limit
+         * (an upgrade from a free to a paid plan) applies after at most this long. Use a runtime override
+         * ({@code Throttler.override}) for a change that must apply at once.
+         */
+        @WithDefault("30s")
+        Duration cacheTtl();
+
+        /**
+         * The most (policy, key) answers one instance keeps; beyond it, the oldest are dropped and asked again.
+         */
+        @WithDefault("10000")
+        int cacheMaxSize();
+
+        /**
+         * How long a decision waits for a resolver's answer; a resolver slower than this counts as failed.
+         */
+        @WithDefault("1s")
+        Duration timeout();
+
+        /**
+         * What a decision uses when the resolver throws, fails, answers {@code null} or an invalid limit, or does not
+         * answer within {@code timeout}: {@code annotation} uses the policy's own limit (the annotation's, as the
+         * configuration overrides it), {@code reject} rejects the call. The failure is kept for at most one second
+         * (or {@code cache-ttl} if shorter), then the resolver is asked again; it is logged at WARN, naming the
+         * policy and the key, at most once per policy every ten seconds.
+         */
+        @WithDefault("annotation")
+        OnResolverFailure onFailure();
+    }
+
+    /**
+     * What a decision uses when a {@code ThrottleLimitResolver} fails.
+     */
+    enum OnResolverFailure {
+        /** The policy's own limit (annotation, overridden by configuration). */
+        ANNOTATION,
+        /** Reject the call. */
+        REJECT
     }
 
     /**

@@ -28,11 +28,14 @@ import io.quarkiverse.pacer.runtime.throttle.DecisionCounts;
 import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleLimits;
 import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicy;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -51,6 +54,7 @@ public class PacerJsonRpcService {
     static final int SCAN_CALLS = 20;
 
     private final ThrottlePolicies policies;
+    private final ThrottleLimits limits;
     private final ReactiveThrottler throttler;
     private final ThrottleDefinitions definitions;
     private final PacerConfig config;
@@ -59,12 +63,13 @@ public class PacerJsonRpcService {
     private final UnconsumedQueues unconsumed;
     private final Instance<AfterCommitSender> afterCommit;
 
-    PacerJsonRpcService(ThrottlePolicies policies, ReactiveThrottler throttler, ThrottleDefinitions definitions,
-            PacerConfig config, RedisDelayedQueue queue, DelayedConsumers consumers, UnconsumedQueues unconsumed,
-            Instance<AfterCommitSender> afterCommit) {
+    PacerJsonRpcService(ThrottlePolicies policies, ThrottleLimits limits, ReactiveThrottler throttler,
+            ThrottleDefinitions definitions, PacerConfig config, RedisDelayedQueue queue, DelayedConsumers consumers,
+            UnconsumedQueues unconsumed, Instance<AfterCommitSender> afterCommit) {
         this.unconsumed = unconsumed;
         this.afterCommit = afterCommit;
         this.policies = policies;
+        this.limits = limits;
         this.throttler = throttler;
         this.definitions = definitions;
         this.config = config;
@@ -74,7 +79,10 @@ public class PacerJsonRpcService {
 
     // ---- throttling
 
-    /** The policies in force, each value with where it comes from (annotation, configuration or default). */
+    /**
+     * The policies in force, each value with where it comes from: a runtime override, the key's resolver (limits per
+     * key), the configuration, the annotation or a default.
+     */
     @NonBlocking
     public JsonArray getPolicies() {
         Map<String, PolicyDefinition> declared = new TreeMap<>();
@@ -85,21 +93,31 @@ public class PacerJsonRpcService {
                 usedBy.computeIfAbsent(policy, p -> new ArrayList<>()).add(method.getId());
             }
         }
+        Map<String, ThrottleOverride> overrides = limits.overridesInForce();
         JsonArray rows = new JsonArray();
-        for (ThrottlePolicy policy : new TreeMap<>(policies.all()).values()) {
+        for (ThrottlePolicy configured : new TreeMap<>(policies.all()).values()) {
+            ThrottleOverride runtime = overrides.get(configured.name());
+            ThrottlePolicy policy = limits.withOverride(configured, runtime);
             PolicyDefinition definition = declared.get(policy.name());
             PolicyConfig override = config.throttle().policies().get(policy.name());
             String property = "quarkus.pacer.throttle.\"" + policy.name() + "\".";
             String annotation = definition == null ? "default" : "@Throttled on " + definition.getDeclaredOn();
+            String perKey = policy.limitsResolver() == null ? null : "per key: " + policy.limitsResolver();
             JsonObject sources = new JsonObject()
                     .put("algorithm", override != null && override.algorithm().isPresent() ? property + "algorithm"
                             : annotation)
-                    .put("limit", override != null && override.limit().isPresent() ? property + "limit" : annotation)
-                    .put("window", override != null && override.window().isPresent() ? property + "window" : annotation)
-                    .put("shadow", override != null && override.shadow().isPresent() ? property + "shadow" : annotation)
-                    .put("enabled", override != null && !override.enabled() ? property + "enabled" : "default");
-            String window = override != null && override.window().isPresent() ? override.window().get()
-                    : definition != null ? definition.getWindow() : null;
+                    .put("limit", source(runtime != null && runtime.limit() != null, perKey,
+                            override != null && override.limit().isPresent() ? property + "limit" : annotation))
+                    .put("window", source(runtime != null && runtime.window() != null, perKey,
+                            override != null && override.window().isPresent() ? property + "window" : annotation))
+                    .put("shadow", source(runtime != null && runtime.shadow() != null, null,
+                            override != null && override.shadow().isPresent() ? property + "shadow" : annotation))
+                    .put("enabled", source(runtime != null && runtime.enabled() != null, null,
+                            override != null && !override.enabled() ? property + "enabled" : "default"));
+            String window = runtime != null && runtime.window() != null ? runtime.window().toMillis() + "ms"
+                    : override != null && override.window().isPresent() ? override.window().get()
+                            : definition != null ? definition.getWindow() : null;
+            boolean enabled = runtime != null && runtime.enabled() != null ? runtime.enabled() : policy.enabled();
             JsonObject row = new JsonObject()
                     .put("name", policy.name())
                     .put("algorithm", policy.algorithm().name())
@@ -107,17 +125,71 @@ public class PacerJsonRpcService {
                     .put("window", window)
                     .put("windowMillis", policy.windowMicros() / 1000.0)
                     .put("shadow", policy.shadow())
-                    .put("enabled", policy.enabled())
+                    .put("enabled", enabled)
+                    .put("limitsResolver", policy.limitsResolver())
+                    .put("override", runtime == null ? null : JsonObject.mapFrom(overrideJson(runtime)))
                     .put("declaredOn", definition == null ? "configuration" : definition.getDeclaredOn())
                     .put("usedBy", new JsonArray(usedBy.getOrDefault(policy.name(), List.of())));
             if (ThrottleRules.usesBurst(policy.algorithm())) {
                 row.put("burst", policy.burst());
-                sources.put("burst", override != null && override.burst().isPresent() ? property + "burst"
-                        : definition != null && definition.getBurst() > 0 ? annotation : "default (= limit)");
+                sources.put("burst", source(runtime != null && runtime.burst() != null, perKey,
+                        override != null && override.burst().isPresent() ? property + "burst"
+                                : definition != null && definition.getBurst() > 0 ? annotation : "default (= limit)"));
             }
             rows.add(row.put("sources", sources));
         }
         return rows;
+    }
+
+    /** A value's source in precedence order: runtime override, then the resolver (for keys it answers), then this. */
+    private static String source(boolean overridden, String perKey, String otherwise) {
+        if (overridden) {
+            return "runtime override";
+        }
+        return perKey == null ? otherwise : perKey + ", else " + otherwise;
+    }
+
+    private static Map<String, Object> overrideJson(ThrottleOverride override) {
+        Map<String, Object> json = new TreeMap<>();
+        json.put("limit", override.limit());
+        json.put("windowMillis", override.window() == null ? null : override.window().toMillis());
+        json.put("burst", override.burst());
+        json.put("enabled", override.enabled());
+        json.put("shadow", override.shadow());
+        return json;
+    }
+
+    /**
+     * Overrides a policy on every instance until cleared; blank values are not overridden. {@code window} is a
+     * duration such as {@code 500ms}, {@code 1s}, {@code 1m}.
+     */
+    public Uni<JsonObject> setOverride(String policy, String limit, String window, String burst, String enabled,
+            String shadow) {
+        return Uni.createFrom().deferred(() -> {
+            ThrottleOverride override = new ThrottleOverride(integer(limit),
+                    blank(window) ? null : Duration.ofNanos(ThrottleDurations.parseWindowMicros(window.trim()) * 1000),
+                    integer(burst), bool(enabled), bool(shadow));
+            return throttler.override(policy, override)
+                    .replaceWith(() -> new JsonObject().put("policy", policy).put("override", true));
+        });
+    }
+
+    /** Removes a policy's runtime override on every instance. */
+    public Uni<JsonObject> clearOverride(String policy) {
+        return Uni.createFrom().deferred(() -> throttler.clearOverride(policy))
+                .replaceWith(() -> new JsonObject().put("policy", policy).put("override", false));
+    }
+
+    private static boolean blank(String text) {
+        return text == null || text.isBlank();
+    }
+
+    private static Integer integer(String text) {
+        return blank(text) ? null : Integer.valueOf(text.trim());
+    }
+
+    private static Boolean bool(String text) {
+        return blank(text) ? null : Boolean.valueOf(text.trim());
     }
 
     /** How the decisions of each policy came out in this instance since startup. */

@@ -37,16 +37,16 @@ public class ConcurrencyLeases {
     private static final ThreadLocal<Scope> THREAD_SCOPE = ThreadLocal.withInitial(Scope::new);
 
     private final ThrottleEngine engine;
-    private final ThrottlePolicies policies;
+    private final ThrottleLimits limits;
     private final PacerRedis redis;
     private final Vertx vertx;
     private final PacerConfig config;
     private final ConcurrentHashMap<String, Boolean> reentrant = new ConcurrentHashMap<>();
 
-    ConcurrencyLeases(ThrottleEngine engine, ThrottlePolicies policies, PacerRedis redis, Vertx vertx,
+    ConcurrencyLeases(ThrottleEngine engine, ThrottleLimits limits, PacerRedis redis, Vertx vertx,
             PacerConfig config) {
         this.engine = engine;
-        this.policies = policies;
+        this.limits = limits;
         this.redis = redis;
         this.vertx = vertx;
         this.config = config;
@@ -163,7 +163,8 @@ public class ConcurrencyLeases {
         if (rest.isEmpty()) {
             return null;
         }
-        return new ThrottleStack(rest.toArray(new ThrottlePolicy[0]), costs.stream().mapToInt(Integer::intValue).toArray());
+        return new ThrottleStack(rest.toArray(new ThrottlePolicy[0]), costs.stream().mapToInt(Integer::intValue).toArray(),
+                stack.blockedRetryMicros);
     }
 
     /**
@@ -207,7 +208,8 @@ public class ConcurrencyLeases {
     }
 
     private ThrottleStack permitStack(String policyName) {
-        ThrottleStack stack = policies.stackOf(policyName, 1);
+        // The runtime override applies; per-key limits apply to @Throttled calls, acquire() and peek().
+        ThrottleStack stack = limits.stackOf(policyName, 1).unkeyed();
         if (!stack.holdsLeases) {
             throw new IllegalArgumentException("Throttling policy \"" + policyName + "\" uses "
                     + stack.policies[0].algorithm + ": only CONCURRENCY policies hand out permits to hold and release;"

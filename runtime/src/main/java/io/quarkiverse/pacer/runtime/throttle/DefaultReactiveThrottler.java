@@ -6,6 +6,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.smallrye.mutiny.Uni;
 
@@ -16,12 +17,12 @@ import io.smallrye.mutiny.Uni;
 public class DefaultReactiveThrottler implements ReactiveThrottler {
 
     private final ThrottleEngine engine;
-    private final ThrottlePolicies policies;
+    private final ThrottleLimits limits;
     private final ConcurrencyLeases leases;
 
-    DefaultReactiveThrottler(ThrottleEngine engine, ThrottlePolicies policies, ConcurrencyLeases leases) {
+    DefaultReactiveThrottler(ThrottleEngine engine, ThrottleLimits limits, ConcurrencyLeases leases) {
         this.engine = engine;
-        this.policies = policies;
+        this.limits = limits;
         this.leases = leases;
     }
 
@@ -46,19 +47,46 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
 
     @Override
     public Uni<ThrottleDecision> acquire(String policy, String key, int cost) {
-        return Uni.createFrom().deferred(() -> engine.decide(policies.stackOf(policy, cost), encode(key),
-                ThrottleMode.ACQUIRE)).map(outcome -> outcome.decision(0));
+        return decide(policy, key, cost, ThrottleMode.ACQUIRE);
     }
 
     @Override
     public Uni<ThrottleDecision> peek(String policy, String key) {
-        return Uni.createFrom().deferred(() -> engine.decide(policies.stackOf(policy, 1), encode(key),
-                ThrottleMode.PEEK)).map(outcome -> outcome.decision(0));
+        return decide(policy, key, 1, ThrottleMode.PEEK);
+    }
+
+    private Uni<ThrottleDecision> decide(String policy, String key, int cost, ThrottleMode mode) {
+        return Uni.createFrom().deferred(() -> {
+            String encoded = encode(key);
+            return stack(limits.stackOf(policy, cost), encoded).chain(stack -> stack.isEmpty()
+                    ? Uni.createFrom().item(LiveStack.unlimited(policy, encoded))
+                    : engine.decide(stack, encoded, mode).map(outcome -> outcome.decision(0)));
+        });
     }
 
     @Override
     public Uni<Void> reset(String policy, String key) {
-        return Uni.createFrom().deferred(() -> engine.reset(policies.stackOf(policy, 1), encode(key)));
+        return Uni.createFrom().deferred(() -> {
+            String encoded = encode(key);
+            LiveStack live = limits.stackOf(policy, 1);
+            return stack(live, encoded).chain(stack -> engine.reset(live.stateOf(stack), encoded));
+        });
+    }
+
+    @Override
+    public Uni<Void> override(String policy, ThrottleOverride override) {
+        return Uni.createFrom().deferred(() -> limits.override(policy, override));
+    }
+
+    @Override
+    public Uni<Void> clearOverride(String policy) {
+        return Uni.createFrom().deferred(() -> limits.clearOverride(policy));
+    }
+
+    /** The key's stack: at once when its limits are cached, else resolved without blocking. */
+    private static Uni<ThrottleStack> stack(LiveStack live, String key) {
+        ThrottleStack cached = live.cached(key);
+        return cached != null ? Uni.createFrom().item(cached) : live.resolve(key);
     }
 
     static String encode(String key) {

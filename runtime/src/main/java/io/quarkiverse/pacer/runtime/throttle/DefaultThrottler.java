@@ -1,8 +1,12 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
+import java.time.Duration;
+import java.util.Map;
+
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
+import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.quarkiverse.pacer.throttle.Throttler;
 
@@ -12,13 +16,16 @@ import io.quarkiverse.pacer.throttle.Throttler;
 @Singleton
 public class DefaultThrottler implements Throttler {
 
+    /** An override is three round trips (store, re-read, announce), each bounded by the Redis client's budget. */
+    private static final Duration OVERRIDE_TIMEOUT = Duration.ofSeconds(10);
+
     private final ThrottleEngine engine;
-    private final ThrottlePolicies policies;
+    private final ThrottleLimits limits;
     private final ConcurrencyLeases leases;
 
-    DefaultThrottler(ThrottleEngine engine, ThrottlePolicies policies, ConcurrencyLeases leases) {
+    DefaultThrottler(ThrottleEngine engine, ThrottleLimits limits, ConcurrencyLeases leases) {
         this.engine = engine;
-        this.policies = policies;
+        this.limits = limits;
         this.leases = leases;
     }
 
@@ -29,22 +36,45 @@ public class DefaultThrottler implements Throttler {
 
     @Override
     public ThrottleDecision acquire(String policy, String key, int cost) {
-        ThrottleStack stack = policies.stackOf(policy, cost);
-        ThrottleEngine.checkMayBlock("Throttler.acquire");
-        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleMode.ACQUIRE).decision(0);
+        return decide(policy, key, cost, ThrottleMode.ACQUIRE, "Throttler.acquire");
     }
 
     @Override
     public ThrottleDecision peek(String policy, String key) {
-        ThrottleStack stack = policies.stackOf(policy, 1);
-        ThrottleEngine.checkMayBlock("Throttler.peek");
-        return engine.decideBlocking(stack, DefaultReactiveThrottler.encode(key), ThrottleMode.PEEK).decision(0);
+        return decide(policy, key, 1, ThrottleMode.PEEK, "Throttler.peek");
+    }
+
+    private ThrottleDecision decide(String policy, String key, int cost, ThrottleMode mode, String what) {
+        LiveStack live = limits.stackOf(policy, cost);
+        ThrottleEngine.checkMayBlock(what);
+        String encoded = DefaultReactiveThrottler.encode(key);
+        ThrottleStack stack = live.current(encoded);
+        return stack.isEmpty() ? LiveStack.unlimited(policy, encoded)
+                : engine.decideBlocking(stack, encoded, mode).decision(0);
     }
 
     @Override
     public void reset(String policy, String key) {
-        ThrottleStack stack = policies.stackOf(policy, 1);
+        LiveStack live = limits.stackOf(policy, 1);
         ThrottleEngine.checkMayBlock("Throttler.reset");
-        engine.reset(stack, DefaultReactiveThrottler.encode(key)).await().atMost(engine.timeout());
+        String encoded = DefaultReactiveThrottler.encode(key);
+        engine.reset(live.stateOf(live.current(encoded)), encoded).await().atMost(engine.timeout());
+    }
+
+    @Override
+    public void override(String policy, ThrottleOverride override) {
+        ThrottleEngine.checkMayBlock("Throttler.override");
+        limits.override(policy, override).await().atMost(OVERRIDE_TIMEOUT);
+    }
+
+    @Override
+    public void clearOverride(String policy) {
+        ThrottleEngine.checkMayBlock("Throttler.clearOverride");
+        limits.clearOverride(policy).await().atMost(OVERRIDE_TIMEOUT);
+    }
+
+    @Override
+    public Map<String, ThrottleOverride> overrides() {
+        return limits.overrides().all();
     }
 }

@@ -15,12 +15,13 @@ public class PolicyDefinition {
     private int burst;
     private boolean shadow;
     private String declaredOn;
+    private String limitsResolver;
 
     public PolicyDefinition() {
     }
 
     public PolicyDefinition(String name, Algorithm algorithm, int limit, String window, int burst, boolean shadow,
-            String declaredOn) {
+            String declaredOn, String limitsResolver) {
         this.name = name;
         this.algorithm = algorithm;
         this.limit = limit;
@@ -28,6 +29,7 @@ public class PolicyDefinition {
         this.burst = burst;
         this.shadow = shadow;
         this.declaredOn = declaredOn;
+        this.limitsResolver = limitsResolver;
     }
 
     public String getName() {
@@ -86,5 +88,14 @@ public class PolicyDefinition {
 
     public void setDeclaredOn(String declaredOn) {
         this.declaredOn = declaredOn;
+    }
+
+    /** The {@code ThrottleLimitResolver} bean class of {@code @Throttled(limits = ...)}, or {@code null}. */
+    public String getLimitsResolver() {
+        return limitsResolver;
+    }
+
+    public void setLimitsResolver(String limitsResolver) {
+        this.limitsResolver = limitsResolver;
     }
 }

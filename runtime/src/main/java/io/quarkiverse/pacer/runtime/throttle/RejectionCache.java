@@ -16,6 +16,8 @@ import io.quarkiverse.pacer.throttle.Algorithm;
  * <ul>
  * <li>the wait is counted from the moment the answer arrived here, after Redis computed it: never early;</li>
  * <li>a rejection of cost <i>c</i> answers calls of cost &ge; <i>c</i> only (a smaller call might fit);</li>
+ * <li>a rejection answers only calls under the same limits (a key's own limit or a runtime override may change
+ * them);</li>
  * <li>{@code CONCURRENCY} is never cached (a permit can come back at any moment), nor are shadow policies (they never
  * reject);</li>
  * <li>a {@code reset} removes the entry on every instance ({@link ThrottleResets}); while that channel is not known to
@@ -28,7 +30,7 @@ import io.quarkiverse.pacer.throttle.Algorithm;
 final class RejectionCache {
 
     /** One cached rejection of a (policy, key). */
-    record Rejection(int cost, long expiresAtNanos, long remaining, long resetAtNanos) {
+    record Rejection(ThrottlePolicy policy, int cost, long expiresAtNanos, long remaining, long resetAtNanos) {
     }
 
     private final int maxSize;
@@ -84,7 +86,8 @@ final class RejectionCache {
             }
             Map<String, Rejection> keys = byPolicy.get(policy.name);
             Rejection rejection = keys == null ? null : keys.get(key);
-            if (rejection == null || stack.costs[i] < rejection.cost()) {
+            // A rejection under other limits (the key's plan or an override changed since) says nothing about these.
+            if (rejection == null || stack.costs[i] < rejection.cost() || !rejection.policy().sameLimits(policy)) {
                 continue;
             }
             long now = System.nanoTime();
@@ -106,7 +109,7 @@ final class RejectionCache {
             if (outcome.policyAllowed(i) || !cacheable(policy) || retryMicros <= 0) {
                 continue;
             }
-            Rejection rejection = new Rejection(stack.costs[i], receivedNanos + retryMicros * 1000,
+            Rejection rejection = new Rejection(policy, stack.costs[i], receivedNanos + retryMicros * 1000,
                     outcome.remaining(i), receivedNanos + Math.max(retryMicros, outcome.resetAfterMicros(i)) * 1000);
             ConcurrentHashMap<String, Rejection> keys = byPolicy.computeIfAbsent(policy.name,
                     name -> new ConcurrentHashMap<>());

@@ -153,6 +153,9 @@ public class ThrottleEngine {
     }
 
     private Uni<ThrottleOutcome> decideUntraced(ThrottleStack stack, String key, ThrottleMode mode) {
+        if (stack.blocked) {
+            return Uni.createFrom().item(() -> blocked(stack, key, mode));
+        }
         if (rejections == null || mode != ThrottleMode.ACQUIRE) {
             return decideInRedis(stack, key, mode);
         }
@@ -216,6 +219,9 @@ public class ThrottleEngine {
     }
 
     private ThrottleOutcome decideBlockingUntraced(ThrottleStack stack, String key, ThrottleMode mode) {
+        if (stack.blocked) {
+            return blocked(stack, key, mode);
+        }
         ThrottleOutcome rejected = rejectLocally(stack, key, mode);
         if (rejected != null) {
             return rejected;
@@ -241,6 +247,16 @@ public class ThrottleEngine {
         } catch (RuntimeException e) {
             return failed(stack, key, token, e, start, mode);
         }
+    }
+
+    /** The rejection of a key a resolver blocked outright: Redis is not asked. */
+    private ThrottleOutcome blocked(ThrottleStack stack, String key, ThrottleMode mode) {
+        ThrottleOutcome rejected = ThrottleOutcome.blocked(stack, key);
+        if (mode == ThrottleMode.ACQUIRE) {
+            count(rejected);
+            observer.decided(rejected, 0);
+        }
+        return rejected;
     }
 
     /** The local short-circuit: a rejection Redis gave earlier that still holds, or {@code null}. */

@@ -40,6 +40,21 @@ public final class ThrottleOutcome {
         this.fallback = fallback;
     }
 
+    /**
+     * The rejection of a key that an enforcing policy blocks outright ({@code ThrottleLimit.blocked()}): the blocked
+     * policies reject until the key's limit is asked again, the others report admitting with nothing known left.
+     */
+    static ThrottleOutcome blocked(ThrottleStack stack, String key) {
+        long[] values = new long[4 * stack.policies.length];
+        for (int i = 0; i < stack.policies.length; i++) {
+            boolean blocks = stack.policies[i].blocked;
+            values[4 * i] = blocks ? 0 : 1;
+            values[4 * i + 2] = blocks ? stack.blockedRetryMicros : 0;
+            values[4 * i + 3] = blocks ? stack.blockedRetryMicros : 0;
+        }
+        return new ThrottleOutcome(stack, key, null, false, values, false, true);
+    }
+
     void fencingTokens(long[] tokens) {
         this.fencingTokens = tokens;
     }

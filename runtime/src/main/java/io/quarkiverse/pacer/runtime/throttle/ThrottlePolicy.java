@@ -15,6 +15,12 @@ public final class ThrottlePolicy {
     final int burst;
     final boolean shadow;
     final boolean enabled;
+    /** The burst as declared: {@code 0} means the limit, so a runtime limit of its own carries its own burst. */
+    final int declaredBurst;
+    /** A key the policy rejects outright (a {@code ThrottleLimitResolver} said {@code blocked()}); never sent to Redis. */
+    final boolean blocked;
+    /** The {@code ThrottleLimitResolver} bean class giving keys limits of their own, or {@code null}. */
+    final String limitsResolver;
     /** {@code <prefix>:t:{}: the tag follows (see {@link ThrottleKeyLayout}). */
     final String keyStart;
     /** <code>}&lt;escaped policy name&gt;</code>: follows the tag. */
@@ -25,25 +31,63 @@ public final class ThrottlePolicy {
     final String windowArg;
     final String burstArg;
     final String shadowArg;
-    final DecisionCounts counts = new DecisionCounts();
+    /** Shared by every variant of the policy: metrics count per policy name. */
+    final DecisionCounts counts;
 
-    ThrottlePolicy(String name, Algorithm algorithm, int limit, long windowMicros, int burst, boolean shadow,
-            boolean enabled, String keyPrefix, String groupLeader) {
+    ThrottlePolicy(String name, Algorithm algorithm, int limit, long windowMicros, int declaredBurst, boolean shadow,
+            boolean enabled, String keyPrefix, String groupLeader, String limitsResolver) {
+        this(name, algorithm, limit, windowMicros, declaredBurst, shadow, enabled, false, limitsResolver,
+                ThrottleKeyLayout.start(keyPrefix), ThrottleKeyLayout.end(name),
+                ThrottleKeyLayout.baseKey(keyPrefix, name, ThrottleKeyBuilder.GLOBAL, groupLeader), new DecisionCounts());
+    }
+
+    private ThrottlePolicy(String name, Algorithm algorithm, int limit, long windowMicros, int declaredBurst,
+            boolean shadow, boolean enabled, boolean blocked, String limitsResolver, String keyStart, String keyEnd,
+            String globalKey, DecisionCounts counts) {
         this.name = name;
         this.algorithm = algorithm;
         this.limit = limit;
         this.windowMicros = windowMicros;
-        this.burst = burst;
+        this.declaredBurst = declaredBurst;
+        this.burst = ThrottleRules.effectiveBurst(limit, declaredBurst);
         this.shadow = shadow;
         this.enabled = enabled;
-        this.keyStart = ThrottleKeyLayout.start(keyPrefix);
-        this.keyEnd = ThrottleKeyLayout.end(name);
-        this.globalKey = ThrottleKeyLayout.baseKey(keyPrefix, name, ThrottleKeyBuilder.GLOBAL, groupLeader);
+        this.blocked = blocked;
+        this.limitsResolver = limitsResolver;
+        this.keyStart = keyStart;
+        this.keyEnd = keyEnd;
+        this.globalKey = globalKey;
+        this.counts = counts;
         this.algorithmArg = Integer.toString(code(algorithm));
         this.limitArg = Integer.toString(limit);
         this.windowArg = Long.toString(windowMicros);
         this.burstArg = Integer.toString(burst);
         this.shadowArg = shadow ? "1" : "0";
+    }
+
+    /**
+     * The same policy (name, Redis keys, metrics) with other limits: a runtime override or a key's own limit. This
+     * instance itself when nothing differs.
+     */
+    ThrottlePolicy withLimits(int limit, long windowMicros, int declaredBurst, boolean shadow) {
+        if (limit == this.limit && windowMicros == this.windowMicros
+                && ThrottleRules.effectiveBurst(limit, declaredBurst) == burst && shadow == this.shadow) {
+            return this;
+        }
+        return new ThrottlePolicy(name, algorithm, limit, windowMicros, declaredBurst, shadow, enabled, false,
+                limitsResolver, keyStart, keyEnd, globalKey, counts);
+    }
+
+    /** This policy rejecting every call of a key without asking Redis (its limit reported as 0). */
+    ThrottlePolicy asBlocked() {
+        return new ThrottlePolicy(name, algorithm, 0, windowMicros, 0, shadow, enabled, true, limitsResolver, keyStart,
+                keyEnd, globalKey, counts);
+    }
+
+    /** Whether a decision under {@code other} is one under this policy (same algorithm, limit, window and burst). */
+    boolean sameLimits(ThrottlePolicy other) {
+        return this == other || (algorithm == other.algorithm && limit == other.limit
+                && windowMicros == other.windowMicros && burst == other.burst && blocked == other.blocked);
     }
 
     /** The script's code of an algorithm (see throttle-prelude.lua). */
@@ -99,6 +143,11 @@ public final class ThrottlePolicy {
 
     public boolean enabled() {
         return enabled;
+    }
+
+    /** The {@code ThrottleLimitResolver} class giving keys limits of their own, or {@code null}. */
+    public String limitsResolver() {
+        return limitsResolver;
     }
 
     /** How this policy's acquire decisions came out in this instance. */

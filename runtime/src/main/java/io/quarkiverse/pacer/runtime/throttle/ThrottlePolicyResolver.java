@@ -46,8 +46,8 @@ final class ThrottlePolicyResolver {
             }
         }
         for (String name : new TreeSet<>(throttle.policies().keySet())) {
-            if (name.equals(ThrottleRuntimeConfig.LOCAL_REJECTIONS)) {
-                // quarkus.pacer.throttle.local-rejections.* is a setting group, not a policy.
+            if (name.equals(ThrottleRuntimeConfig.LOCAL_REJECTIONS) || name.equals(ThrottleRuntimeConfig.LIMITS)) {
+                // quarkus.pacer.throttle.local-rejections.* and .limits.* are setting groups, not policies.
                 continue;
             }
             if (!resolved.containsKey(name) && definitions.policies().stream().noneMatch(d -> d.getName().equals(name))) {
@@ -58,7 +58,7 @@ final class ThrottlePolicyResolver {
                     continue;
                 }
                 PolicyDefinition configured = new PolicyDefinition(name, Algorithm.TOKEN_BUCKET, 0, null, 0, false,
-                        "configuration");
+                        "configuration", null);
                 ThrottlePolicy policy = resolve(configured, override, keyPrefix, name, problems);
                 if (policy != null) {
                     resolved.put(name, policy);
@@ -138,13 +138,14 @@ final class ThrottlePolicyResolver {
         if (windowMicros == 0) {
             windowMicros = ThrottleDurations.parseWindowMicros(windowText);
         }
-        burst = ThrottleRules.effectiveBurst(limit, burst);
-        String inexact = ThrottleRules.exactnessProblem(algorithm, limit, burst, windowMicros, windowText);
+        String inexact = ThrottleRules.exactnessProblem(algorithm, limit, ThrottleRules.effectiveBurst(limit, burst),
+                windowMicros, windowText);
         if (inexact != null) {
             problems.add(property(name, "limit") + ": " + inexact);
             return null;
         }
-        return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix, groupLeader);
+        return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix, groupLeader,
+                definition.getLimitsResolver());
     }
 
     static String property(String policy, String setting) {

@@ -16,6 +16,9 @@ public final class ThrottleStack {
 
     private static final String NO_TOKEN = "-";
 
+    /** No policy applies to the call (all switched off, or unlimited for its key): nothing to decide. */
+    static final ThrottleStack EMPTY = new ThrottleStack(new ThrottlePolicy[0], new int[0]);
+
     final ThrottlePolicy[] policies;
     final int[] costs;
     final boolean needsToken;
@@ -24,10 +27,24 @@ public final class ThrottleStack {
     final LuaScript script;
     private final String[][] argsByMode = new String[ThrottleMode.values().length][];
     private final List<String> globalKeys;
+    /** Whether an enforcing policy blocks the call's key outright: rejected without asking Redis. */
+    final boolean blocked;
+    /** The retry-after of a blocked key's rejection: until its limit is asked again. */
+    final long blockedRetryMicros;
 
     ThrottleStack(ThrottlePolicy[] policies, int[] costs) {
+        this(policies, costs, 0);
+    }
+
+    ThrottleStack(ThrottlePolicy[] policies, int[] costs, long blockedRetryMicros) {
         this.policies = policies;
         this.costs = costs;
+        this.blockedRetryMicros = blockedRetryMicros;
+        boolean anyBlocked = false;
+        for (ThrottlePolicy policy : policies) {
+            anyBlocked |= policy.blocked && !policy.shadow;
+        }
+        this.blocked = anyBlocked;
         boolean token = false;
         boolean leases = false;
         for (ThrottlePolicy policy : policies) {
@@ -36,7 +53,7 @@ public final class ThrottleStack {
         }
         this.needsToken = token;
         this.holdsLeases = leases;
-        this.script = ThrottleScripts.forPolicies(policies);
+        this.script = policies.length == 0 ? null : ThrottleScripts.forPolicies(policies);
         for (ThrottleMode mode : ThrottleMode.values()) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = mode.arg;
@@ -74,6 +91,11 @@ public final class ThrottleStack {
             keys[i] = policies[i].redisKeyOfTag(tag);
         }
         return Arrays.asList(keys);
+    }
+
+    /** Whether no policy applies: the call proceeds undecided. */
+    boolean isEmpty() {
+        return policies.length == 0;
     }
 
     List<String> args(ThrottleMode mode, String token) {

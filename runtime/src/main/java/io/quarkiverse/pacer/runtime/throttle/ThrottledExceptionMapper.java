@@ -26,13 +26,15 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
         RateLimitHeaders headers = new RateLimitHeaders();
         StringBuilder policiesJson = new StringBuilder();
         Map<String, ThrottlePolicy> policies = Arc.container().instance(ThrottlePolicies.class).get().all();
+        ThrottleLimits limits = Arc.container().instance(ThrottleLimits.class).get();
         for (ThrottleDecision decision : exception.decisions()) {
             if (policiesJson.length() > 0) {
                 policiesJson.append(',');
             }
             ThrottlePolicy policy = policies.get(decision.policy());
+            // The window the key is decided with now: a runtime override's, the key's own, else the policy's.
             headers.add(decision.policy(), decision.limit(), policy == null ? null : policy.algorithm,
-                    policy == null ? 0 : policy.windowMicros, decision.remaining(),
+                    policy == null ? 0 : limits.windowMicros(policy, decision.key()), decision.remaining(),
                     decision.resetAfter().toNanos() / 1000);
             policiesJson.append("{\"policy\":").append(jsonString(decision.policy()))
                     .append(",\"limit\":").append(decision.limit())

@@ -42,7 +42,58 @@ public class ThrottledInterceptor {
             return invocation.proceed();
         }
         String key = method.key(invocation);
-        ThrottleStack stack = method.stack;
+        if (method.kind == ThrottledMethod.Kind.BLOCKING) {
+            if (Context.isOnEventLoopThread()) {
+                ThrottleStack cached = method.stack.cached(key);
+                if (cached != null && cached.isEmpty()) {
+                    // Nothing to decide (every policy off): nothing blocks.
+                    return invocation.proceed();
+                }
+                // Before the key's limits are resolved, which may block too.
+                ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
+            }
+            return throttle(invocation, method, key, method.stack.current(key));
+        }
+        ThrottleStack cached = method.stack.cached(key);
+        if (cached != null) {
+            return throttle(invocation, method, key, cached);
+        }
+        // The key's limits are not cached: resolved without blocking, then decided as usual.
+        Uni<ThrottleStack> resolved = method.stack.resolve(key);
+        return switch (method.kind) {
+            case UNI -> resolved.onItem().transformToUni(stack -> throttleResolved(invocation, method, key, stack));
+            case COMPLETION_STAGE -> resolved.onItem()
+                    .transformToUni(stack -> throttleResolved(invocation, method, key, stack))
+                    .subscribeAsCompletionStage();
+            case MULTI -> resolved.onItem().transformToMulti(stack -> {
+                try {
+                    return asMulti(throttle(invocation, method, key, stack));
+                } catch (Exception e) {
+                    return Multi.createFrom().failure(e);
+                }
+            });
+            case BLOCKING -> throw new IllegalStateException("decided above");
+        };
+    }
+
+    /** {@link #throttle} of a {@code Uni} or {@code CompletionStage} method once its key's limits are known. */
+    private Uni<Object> throttleResolved(InvocationContext invocation, ThrottledMethod method, String key,
+            ThrottleStack stack) {
+        try {
+            Object result = throttle(invocation, method, key, stack);
+            return method.kind == ThrottledMethod.Kind.UNI ? asUni(result)
+                    : Uni.createFrom().completionStage(asStage(result));
+        } catch (Exception e) {
+            return Uni.createFrom().failure(e);
+        }
+    }
+
+    /** Decides the call against the stack in force for its key, then runs it if permitted. */
+    private Object throttle(InvocationContext invocation, ThrottledMethod method, String key, ThrottleStack stack)
+            throws Exception {
+        if (stack.isEmpty()) {
+            return invocation.proceed();
+        }
         if (stack.holdsLeases) {
             // A reentrant call of a CONCURRENCY policy this caller already holds takes no second permit.
             stack = leases.unheld(stack, key);
@@ -70,9 +121,6 @@ public class ThrottledInterceptor {
     private Object proceedBlocking(InvocationContext invocation, ThrottledMethod method, ThrottleStack stack, String key,
             Context request)
             throws Exception {
-        if (Context.isOnEventLoopThread()) {
-            ThrottleEngine.checkMayBlock("@Throttled method " + method.id);
-        }
         ThrottleOutcome outcome = engine.decideBlocking(stack, key, ThrottleMode.ACQUIRE);
         if (!outcome.allowed()) {
             long retryAfter = outcome.retryAfterMicros();
@@ -93,6 +141,21 @@ public class ThrottledInterceptor {
         try (Lease lease = leases.hold(outcome, leases.threadScope())) {
             return invocation.proceed();
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Uni<Object> asUni(Object result) {
+        return (Uni<Object>) result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static CompletionStage<Object> asStage(Object result) {
+        return (CompletionStage<Object>) result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Multi<Object> asMulti(Object result) {
+        return (Multi<Object>) result;
     }
 
     /** Decides at subscription; rejections (after an optional wait on a timer) fail the returned Uni. */

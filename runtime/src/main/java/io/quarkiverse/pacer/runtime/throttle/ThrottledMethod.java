@@ -24,14 +24,15 @@ final class ThrottledMethod {
     }
 
     final String id;
-    final ThrottleStack stack;
+    /** The method's policies as they apply to a call now (runtime overrides, per-key limits). */
+    final LiveStack stack;
     final Kind kind;
     final OnLimit onLimit;
     final long maxWaitMicros;
     private final int[] keyParameters;
     private final ThrottleKeyResolver resolver;
 
-    ThrottledMethod(String id, ThrottleStack stack, Kind kind, OnLimit onLimit, long maxWaitMicros,
+    ThrottledMethod(String id, LiveStack stack, Kind kind, OnLimit onLimit, long maxWaitMicros,
             int[] keyParameters, ThrottleKeyResolver resolver) {
         this.id = id;
         this.stack = stack;

@@ -1,6 +1,5 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.inject.Singleton;
@@ -17,38 +16,32 @@ import io.quarkus.arc.InstanceHandle;
 @Singleton
 public class ThrottledMethods {
 
-    /** By definition index; {@code null} where every policy of the method is disabled. */
+    /** By definition index. */
     private final ThrottledMethod[] methods;
 
-    ThrottledMethods(ThrottlePolicies policies) {
+    ThrottledMethods(ThrottlePolicies policies, ThrottleLimits limits) {
         List<MethodDefinition> definitions = policies.definitions().methods();
         this.methods = new ThrottledMethod[definitions.size()];
         for (int i = 0; i < methods.length; i++) {
-            methods[i] = prepare(definitions.get(i), policies);
+            methods[i] = prepare(definitions.get(i), policies, limits);
         }
     }
 
-    /** The prepared method of an invocation, or {@code null} when it is not throttled (or all its policies are off). */
+    /** The prepared method of an invocation, or {@code null} when it is not throttled. */
     ThrottledMethod of(InvocationContext invocation) {
         ThrottledMethodIndex index = invocation.getInterceptorBinding(ThrottledMethodIndex.class);
         return index == null ? null : methods[index.value()];
     }
 
-    private static ThrottledMethod prepare(MethodDefinition definition, ThrottlePolicies policies) {
-        List<ThrottlePolicy> enabled = new ArrayList<>();
-        List<Integer> costs = new ArrayList<>();
-        for (int i = 0; i < definition.getPolicies().size(); i++) {
-            ThrottlePolicy policy = policies.all().get(definition.getPolicies().get(i));
-            if (policy.enabled) {
-                enabled.add(policy);
-                costs.add(definition.getCosts().get(i));
-            }
+    private static ThrottledMethod prepare(MethodDefinition definition, ThrottlePolicies policies,
+            ThrottleLimits limits) {
+        // Disabled policies too: a runtime override may switch them on.
+        ThrottlePolicy[] declared = new ThrottlePolicy[definition.getPolicies().size()];
+        for (int i = 0; i < declared.length; i++) {
+            declared[i] = policies.all().get(definition.getPolicies().get(i));
         }
-        if (enabled.isEmpty()) {
-            return null;
-        }
-        int[] costArray = costs.stream().mapToInt(Integer::intValue).toArray();
-        ThrottleStack stack = new ThrottleStack(enabled.toArray(new ThrottlePolicy[0]), costArray);
+        int[] costArray = definition.getCosts().stream().mapToInt(Integer::intValue).toArray();
+        LiveStack stack = limits.stackOf(declared, costArray);
         ThrottleKeyResolver resolver = definition.getKeyResolver() == null ? null : resolver(definition.getKeyResolver());
         int[] keyParameters = definition.getKeyParameters().stream().mapToInt(Integer::intValue).toArray();
         return new ThrottledMethod(definition.getId(), stack, ThrottledMethod.kindOf(returnType(definition)),

@@ -1,0 +1,75 @@
+package io.quarkiverse.pacer.throttle;
+
+import java.time.Duration;
+
+/**
+ * A runtime override of a policy's settings, set on every instance at once with {@link Throttler#override} (or
+ * {@link ReactiveThrottler#override}) and kept in Redis until cleared, restarts included. Each setting is optional
+ * ({@code null}: not overridden); an overridden setting beats every other source (a {@link ThrottleLimitResolver},
+ * the configuration, the annotation), the others keep theirs.
+ *
+ * <pre>{@code
+ * // During an incident: 10 a second for every key of "search", now, on every instance.
+ * throttler.override("search", ThrottleOverride.of().withLimit(10).withWindow(Duration.ofSeconds(1)));
+ * // Try a limit on production traffic without rejecting anyone.
+ * throttler.override("exports", ThrottleOverride.of().withShadow(true));
+ * // Back to normal.
+ * throttler.clearOverride("search");
+ * }</pre>
+ *
+ * @param limit permits per window, positive, or {@code null}
+ * @param window the window (at least 1 ms, whole milliseconds), or {@code null}
+ * @param burst the burst of the bucket algorithms, positive, or {@code null}
+ * @param enabled {@code false} switches the policy off, {@code true} on (even if the configuration switched it off),
+ *        or {@code null}
+ * @param shadow whether the policy only records and never rejects, or {@code null}
+ */
+public record ThrottleOverride(Integer limit, Duration window, Integer burst, Boolean enabled, Boolean shadow) {
+
+    private static final ThrottleOverride NONE = new ThrottleOverride(null, null, null, null, null);
+
+    /**
+     * @throws IllegalArgumentException when a value is out of range
+     */
+    public ThrottleOverride {
+        if (limit != null && limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive, was " + limit);
+        }
+        if (burst != null && burst <= 0) {
+            throw new IllegalArgumentException("burst must be positive, was " + burst);
+        }
+        if (window != null && (window.toMillis() < 1 || window.toNanos() % 1_000_000 != 0)) {
+            throw new IllegalArgumentException("window must be at least 1 ms, in whole milliseconds, was " + window);
+        }
+    }
+
+    /** An override of nothing, to start from: {@code ThrottleOverride.of().withLimit(10)}. */
+    public static ThrottleOverride of() {
+        return NONE;
+    }
+
+    public ThrottleOverride withLimit(int limit) {
+        return new ThrottleOverride(limit, window, burst, enabled, shadow);
+    }
+
+    public ThrottleOverride withWindow(Duration window) {
+        return new ThrottleOverride(limit, window, burst, enabled, shadow);
+    }
+
+    public ThrottleOverride withBurst(int burst) {
+        return new ThrottleOverride(limit, window, burst, enabled, shadow);
+    }
+
+    public ThrottleOverride withEnabled(boolean enabled) {
+        return new ThrottleOverride(limit, window, burst, enabled, shadow);
+    }
+
+    public ThrottleOverride withShadow(boolean shadow) {
+        return new ThrottleOverride(limit, window, burst, enabled, shadow);
+    }
+
+    /** Whether it overrides nothing. */
+    public boolean isEmpty() {
+        return equals(NONE);
+    }
+}
