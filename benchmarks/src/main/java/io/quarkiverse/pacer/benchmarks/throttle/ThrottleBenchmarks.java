@@ -338,7 +338,7 @@ public class ThrottleBenchmarks {
         return engine.isResolvable() ? engine.get().fallbackDecisions() : 0;
     }
 
-    private static Row row(ResultTable table, String scenario, String implementation, LoadResult result) {
+    static Row row(ResultTable table, String scenario, String implementation, LoadResult result) {
         Row row = table.add(scenario, implementation)
                 .throughput(result.throughput())
                 .latencies(result.p50Millis(), result.p99Millis(), result.maxMillis())
