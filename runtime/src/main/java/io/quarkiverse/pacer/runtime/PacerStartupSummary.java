@@ -41,7 +41,8 @@ public class PacerStartupSummary {
         List<String> policyTexts = new ArrayList<>();
         for (ThrottlePolicy policy : policies) {
             policyTexts.add(policy.name() + " " + policy.limit() + "/" + window(policy.windowMicros()) + " "
-                    + policy.algorithm() + (policy.shadow() ? " shadow" : "") + (policy.enabled() ? "" : " disabled"));
+                    + policy.algorithm() + (policy.limitsResolver() == null ? "" : " limits per key")
+                    + (policy.shadow() ? " shadow" : "") + (policy.enabled() ? "" : " disabled"));
         }
         List<String> queueTexts = new ArrayList<>();
         for (ConsumerSettings queue : queues) {

@@ -12,7 +12,6 @@ import io.quarkiverse.pacer.benchmarks.BenchmarkSettings;
 import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.Operation;
-import io.quarkiverse.pacer.benchmarks.ResultTable;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 
@@ -57,10 +56,10 @@ public class PlanLimitsBenchmarks {
             long fallbacks = engine.fallbackDecisions() - fallbacksBefore;
             String scenario = String.format(Locale.ROOT, "Token bucket, admitted, %s, %d callers: limits per key",
                     keys.length == 1 ? "hot key" : keys.length + " keys", settings.highConcurrency());
-            Row keyedRow = row(context.table(), scenario, "Pacer @Throttled(limits = ...), cached resolver",
+            Row keyedRow = ThrottleBenchmarks.row(context.table(), scenario, "Pacer @Throttled(limits = ...), cached resolver",
                     results[0]);
             keyedRow.addNote(fallbacks + " fallback decisions").target("0 fallbacks", fallbacks == 0);
-            Row plainRow = row(context.table(), scenario, "Pacer @Throttled, one limit", results[1])
+            Row plainRow = ThrottleBenchmarks.row(context.table(), scenario, "Pacer @Throttled, one limit", results[1])
                     .comparedTo(keyedRow);
             plainRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× ops/s", PLANS_TARGET),
                     plainRow.pacerThroughputRatio() != null && plainRow.pacerThroughputRatio() >= PLANS_TARGET);
@@ -69,13 +68,5 @@ public class PlanLimitsBenchmarks {
 
     private static String pick(String[] keys) {
         return keys.length == 1 ? keys[0] : keys[ThreadLocalRandom.current().nextInt(keys.length)];
-    }
-
-    private static Row row(ResultTable table, String scenario, String implementation, LoadResult result) {
-        return table.add(scenario, implementation)
-                .throughput(result.throughput())
-                .latencies(result.p50Millis(), result.p99Millis(), result.maxMillis())
-                .cpu(result.cpuMicrosPerCall())
-                .note(String.format(Locale.ROOT, "admitted %.1f%%", result.admittedPercent()));
     }
 }

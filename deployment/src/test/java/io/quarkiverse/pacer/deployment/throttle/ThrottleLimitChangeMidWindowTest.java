@@ -13,13 +13,13 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Admissions;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleLimit;
 import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
 import io.quarkiverse.pacer.throttle.Throttled;
-import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkiverse.pacer.throttle.Throttler;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -34,7 +34,7 @@ class ThrottleLimitChangeMidWindowTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, Plans.class))
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, Plans.class, Admissions.class))
             .overrideConfigKey("quarkus.pacer.throttle.limits.cache-ttl", "100ms");
 
     @Inject
@@ -63,36 +63,23 @@ class ThrottleLimitChangeMidWindowTest {
     void tokenBucketClampsItsTokensOnDowngrade() {
         String key = "acme-bucket";
         plans.set(key, 50);
-        assertThat(admitted(10, () -> api.bucket(key))).isEqualTo(10);
+        assertThat(Admissions.count(10, () -> api.bucket(key))).isEqualTo(10);
         assertThat(throttler.peek("bucket", key).remaining()).isEqualTo(40);
         plans.set(key, 5);
         await().atMost(Duration.ofSeconds(5)).until(() -> throttler.peek("bucket", key).limit() == 5);
-        assertThat(admitted(100, () -> api.bucket(key))).isEqualTo(5);
+        assertThat(Admissions.count(100, () -> api.bucket(key))).isEqualTo(5);
         assertThat(engine.fallbackDecisions()).isZero();
     }
 
     private int upgradeAfterFive(String policy, java.util.function.Consumer<String> call) {
         String key = "acme-" + policy;
         plans.set(key, 5);
-        assertThat(admitted(10, () -> call.accept(key))).isEqualTo(5);
+        assertThat(Admissions.count(10, () -> call.accept(key))).isEqualTo(5);
         plans.set(key, 50);
         await().atMost(Duration.ofSeconds(5)).until(() -> throttler.peek(policy, key).limit() == 50);
-        int more = admitted(100, () -> call.accept(key));
+        int more = Admissions.count(100, () -> call.accept(key));
         assertThat(engine.fallbackDecisions()).isZero();
         return more;
-    }
-
-    private static int admitted(int attempts, Runnable call) {
-        int admitted = 0;
-        for (int i = 0; i < attempts; i++) {
-            try {
-                call.run();
-                admitted++;
-            } catch (ThrottledException rejected) {
-                // counted by what passed
-            }
-        }
-        return admitted;
     }
 
     @ApplicationScoped

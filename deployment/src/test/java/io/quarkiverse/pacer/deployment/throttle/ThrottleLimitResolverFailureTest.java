@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.deployment.throttle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.logging.Level;
 
@@ -10,6 +11,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Admissions;
 import io.quarkiverse.pacer.deployment.support.LogCapture;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
@@ -29,7 +31,7 @@ class ThrottleLimitResolverFailureTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, Broken.class, LogCapture.class));
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, Broken.class, LogCapture.class, Admissions.class));
 
     @Inject
     Api api;
@@ -41,16 +43,9 @@ class ThrottleLimitResolverFailureTest {
     void failingResolverMeansTheAnnotationsLimit() throws Exception {
         Class<?> cache = Class.forName("io.quarkiverse.pacer.runtime.throttle.ThrottleLimitCache");
         try (LogCapture log = LogCapture.of(cache, Level.WARNING)) {
-            int admitted = 0;
-            for (int i = 0; i < 10; i++) {
-                try {
-                    api.call("db-down");
-                    admitted++;
-                } catch (ThrottledException rejected) {
-                    assertThat(rejected.decision().limit()).isEqualTo(3);
-                }
-            }
-            assertThat(admitted).isEqualTo(3);
+            assertThat(Admissions.count(10, () -> api.call("db-down"))).isEqualTo(3);
+            assertThatThrownBy(() -> api.call("db-down")).isInstanceOfSatisfying(ThrottledException.class,
+                    rejected -> assertThat(rejected.decision().limit()).isEqualTo(3));
             assertThat(log.messages()).singleElement().asString().contains("policy \"broken\"", "key \"db-down\"",
                     "plan database unreachable", "quarkus.pacer.throttle.limits.on-failure");
         }
@@ -59,17 +54,10 @@ class ThrottleLimitResolverFailureTest {
 
     @Test
     void invalidAnswerMeansTheAnnotationsLimit() {
-        int admitted = 0;
-        for (int i = 0; i < 10; i++) {
-            try {
-                api.costly("tiny");
-                admitted++;
-            } catch (ThrottledException rejected) {
-                assertThat(rejected.decision().limit()).isEqualTo(4);
-            }
-        }
         // Cost 2 of a limit of 4: two calls.
-        assertThat(admitted).isEqualTo(2);
+        assertThat(Admissions.count(10, () -> api.costly("tiny"))).isEqualTo(2);
+        assertThatThrownBy(() -> api.costly("tiny")).isInstanceOfSatisfying(ThrottledException.class,
+                rejected -> assertThat(rejected.decision().limit()).isEqualTo(4));
     }
 
     @ApplicationScoped

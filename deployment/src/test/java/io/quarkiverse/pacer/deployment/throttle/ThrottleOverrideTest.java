@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.Admissions;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -41,7 +42,7 @@ class ThrottleOverrideTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, RedisInfo.class, SecondInstance.class));
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, RedisInfo.class, SecondInstance.class, Admissions.class));
 
     @Inject
     Api api;
@@ -128,16 +129,7 @@ class ThrottleOverrideTest {
     }
 
     private int admitted(String key, int attempts) {
-        int admitted = 0;
-        for (int i = 0; i < attempts; i++) {
-            try {
-                api.search(key);
-                admitted++;
-            } catch (ThrottledException rejected) {
-                // counted by what passed
-            }
-        }
-        return admitted;
+        return Admissions.count(attempts, () -> api.search(key));
     }
 
     private SecondInstance second() {

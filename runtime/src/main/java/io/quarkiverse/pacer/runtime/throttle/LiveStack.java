@@ -95,21 +95,15 @@ final class LiveStack {
 
     /** The stack for the key, resolving its limits on this thread, which may block. */
     ThrottleStack current(String key) {
-        Snapshot now = snapshot();
-        if (keyed == 0) {
-            return now.stack;
-        }
-        Object[] answers = new Object[declared.length];
-        for (int i = 0; i < declared.length; i++) {
-            if (perKey[i] != null && now.policies[i] != null) {
-                answers[i] = perKey[i].resolveBlocking(key);
-            }
-        }
-        return variant(now, answers, key);
+        return stackFor(key, true);
     }
 
     /** The stack for the key when every limit it needs is cached, else {@code null} (use {@link #resolve}). */
     ThrottleStack cached(String key) {
+        return stackFor(key, false);
+    }
+
+    private ThrottleStack stackFor(String key, boolean mayBlock) {
         Snapshot now = snapshot();
         if (keyed == 0) {
             return now.stack;
@@ -117,7 +111,7 @@ final class LiveStack {
         Object[] answers = new Object[declared.length];
         for (int i = 0; i < declared.length; i++) {
             if (perKey[i] != null && now.policies[i] != null) {
-                answers[i] = perKey[i].cached(key);
+                answers[i] = mayBlock ? perKey[i].resolveBlocking(key) : perKey[i].cached(key);
                 if (answers[i] == null) {
                     return null;
                 }
