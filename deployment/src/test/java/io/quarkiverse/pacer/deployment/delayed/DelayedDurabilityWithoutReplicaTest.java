@@ -43,10 +43,11 @@ class DelayedDurabilityWithoutReplicaTest {
         long start = System.nanoTime();
         assertThatThrownBy(() -> queue.schedule("durable", "m-1", "payload", Duration.ofMinutes(5)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("quarkus.pacer.delayed.durability=replicas: no replica acknowledged message m-1 of queue"
-                        + " durable within PT0.2S (quarkus.pacer.delayed.durability-timeout); the primary stored it,"
-                        + " but a failover could lose it. Check the replicas (INFO replication) and schedule it again:"
-                        + " scheduling by id is an upsert");
+                .hasMessage("quarkus.pacer.delayed.durability=replicas: message m-1 of queue durable stored by the"
+                        + " primary but not confirmed by a replica within PT0.2S"
+                        + " (quarkus.pacer.delayed.durability-timeout); it may be delivered, or lost by a failover."
+                        + " Check the replicas (INFO replication) and schedule it again with the same id: scheduling"
+                        + " by id is an upsert");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
         assertThat(queue.size("durable")).isEqualTo(1);
     }

@@ -203,9 +203,9 @@ final class ClusterRouter {
                 }, null));
             }
             PendingRequest[] attempt = new PendingRequest[1];
-            boolean[] written = new boolean[1];
+            boolean[] scriptRan = new boolean[1];
             attempt[0] = new PendingRequest(caller.request(), budget, response -> {
-                written[0] = true;
+                scriptRan[0] = true;
                 caller.complete(response);
             }, failure -> failed(endpoint, attempt[0], failure), null);
             connection.submit(attempt[0]);
@@ -213,11 +213,11 @@ final class ClusterRouter {
                 // Answered after the script on the same connection: it counts only behind a script that succeeded
                 // (after a redirection the script and its WAIT go again, to the new owner).
                 connection.submit(new PendingRequest(callerWait.request(), budget, response -> {
-                    if (written[0]) {
+                    if (scriptRan[0]) {
                         callerWait.complete(response);
                     }
                 }, failure -> {
-                    if (written[0]) {
+                    if (scriptRan[0]) {
                         callerWait.fail(failure);
                     }
                 }, null));

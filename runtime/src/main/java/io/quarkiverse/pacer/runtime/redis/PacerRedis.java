@@ -1,39 +1,25 @@
 package io.quarkiverse.pacer.runtime.redis;
 
-import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
-import org.jboss.logging.Logger;
-
-import io.netty.channel.EventLoopGroup;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InstanceHandle;
 import io.quarkus.redis.client.RedisClientName;
-import io.quarkus.redis.runtime.client.config.RedisClientConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.impl.ContextInternal;
-import io.vertx.core.impl.VertxInternal;
-import io.vertx.core.impl.VertxThread;
-import io.vertx.core.spi.transport.Transport;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -49,8 +35,8 @@ import io.vertx.redis.client.Response;
  * request.
  * <p>
  * On Redis Cluster ({@code quarkus.redis.client-type=cluster}) Pacer routes each request to the master of its key's
- * slot itself ({@link ClusterRouter}), over connections of its own per master, so one unreachable master stops only the
- * requests of its slots; Standalone and Sentinel use one group of connections ({@link NodeConnections}).
+ * slot itself, over connections of its own per master, so one unreachable master stops only the requests of its slots
+ * ({@link PacerConnections}).
  * <p>
  * Scripts run with {@code EVALSHA}; on {@code NOSCRIPT} (Redis restarted, failed over or ran {@code SCRIPT FLUSH}) the
  * same call is retried once with {@code EVAL}, which also caches the script again, so callers never see the error.
@@ -58,27 +44,15 @@ import io.vertx.redis.client.Response;
 @Singleton
 public class PacerRedis {
 
-    private static final Logger LOG = Logger.getLogger(PacerRedis.class);
-
-    /** How often the slot map of a Redis Cluster is read again, whatever happens. */
-    static final Duration CLUSTER_REFRESH_INTERVAL = Duration.ofSeconds(5);
-    /** A node's answer with the slot map, at most; then the next node is asked. */
-    static final Duration CLUSTER_REFRESH_BUDGET = Duration.ofSeconds(1);
-
     private final String clientName;
     private final RedisTransportConfig transport;
-    private final Vertx vertx;
+    private final PacerConnections connections;
     private volatile Redis redis;
-    /** Standalone and Sentinel: the one group of connections. */
-    private volatile NodeConnections single;
-    /** Redis Cluster: connections per master, routed by slot. */
-    private volatile ClusterRouter cluster;
-    private EventLoopGroup eventLoops;
 
     PacerRedis(PacerBuildTimeConfig config, PacerConfig runtimeConfig, Vertx vertx) {
         this.clientName = config.redisClientName().orElse(null);
         this.transport = runtimeConfig.redis();
-        this.vertx = vertx;
+        this.connections = new PacerConnections(clientName, clientDisplayName(), transport, vertx, this::client);
     }
 
     /**
@@ -112,8 +86,7 @@ public class PacerRedis {
 
     /** Whether Pacer routes its requests by slot itself (the configured client is a Redis Cluster client). */
     public boolean routesBySlot() {
-        chooseTransport();
-        return cluster != null;
+        return connections.routesBySlot();
     }
 
     /**
@@ -138,9 +111,7 @@ public class PacerRedis {
      * Cluster (as last known), else 1. See {@link #sendToNode(int, Request)}.
      */
     public int nodes() {
-        ClusterRouter router = router();
-        SlotMap map = router == null ? null : router.map();
-        return map == null ? 1 : Math.max(1, map.masters().size());
+        return connections.nodes();
     }
 
     /**
@@ -148,13 +119,7 @@ public class PacerRedis {
      * time budget; with one node, or when the cluster has fewer masters by now, like {@link #send(Request)}.
      */
     public Uni<Response> sendToNode(int index, Request request) {
-        ClusterRouter router = router();
-        SlotMap map = router == null ? null : router.map();
-        if (map == null || index >= map.masters().size()) {
-            return send(request);
-        }
-        String master = map.masters().get(index);
-        return submitted(request, transport.timeout(), pending -> router.node(master).connection().submit(pending));
+        return submitted(request, transport.timeout(), pending -> connections.submitToNode(index, pending));
     }
 
     /**
@@ -162,11 +127,7 @@ public class PacerRedis {
      * Emits every answer; fails with the first failure.
      */
     public Uni<List<Response>> sendToEveryMaster(Request request, Duration budget) {
-        return Uni.createFrom().deferred(() -> {
-            ClusterRouter router = router();
-            return router == null ? send(request, budget).map(List::of)
-                    : Uni.createFrom().completionStage(() -> router.submitToEveryMaster(request, budget.toNanos()));
-        });
+        return Uni.createFrom().completionStage(() -> connections.submitToEveryMaster(request, budget.toNanos()));
     }
 
     /**
@@ -210,7 +171,7 @@ public class PacerRedis {
 
     private CompletableFuture<Response> sendFuture(String routingKey, Request request, Duration budget) {
         CompletableFuture<Response> future = new CompletableFuture<>();
-        submit(routingKey, new PendingRequest(request, budget.toNanos(), future::complete,
+        connections.submit(routingKey, new PendingRequest(request, budget.toNanos(), future::complete,
                 future::completeExceptionally, null));
         return future;
     }
@@ -258,14 +219,7 @@ public class PacerRedis {
                 written.cancel();
                 wait.cancel();
             });
-            ClusterRouter router = router();
-            if (router != null) {
-                router.submitDurable(routingKey(keys), written, wait);
-            } else {
-                PipelinedConnection connection = single.durable();
-                connection.submit(written);
-                connection.submit(wait);
-            }
+            connections.submitDurable(routingKey(keys), written, wait);
         });
     }
 
@@ -278,37 +232,16 @@ public class PacerRedis {
     }
 
     /**
-     * Opens a connection for pub/sub. On Redis Cluster it is a connection to one master, a different one on each call
+     * Opens a connection for pub/sub. On Redis Cluster it is a connection to one master, trying the masters in turn
      * (messages are broadcast to every node), so the loss of one node costs only a reconnect; else a connection of the
-     * application's client, as before.
+     * application's client.
      */
     public Future<RedisConnection> connectForSubscription() {
-        ClusterRouter router = router();
-        if (router == null) {
-            return client().connect();
-        }
-        SlotMap map = router.map();
-        if (map == null || map.masters().isEmpty()) {
-            router.topology().refresh();
-            return Future.failedFuture(new RedisUnavailableException("the Redis Cluster slot map is not known yet"));
-        }
-        return connectToAnyMaster(router, map.masters().size());
-    }
-
-    /** Tries the masters in turn, so a dead one costs its connection attempt only. */
-    private Future<RedisConnection> connectToAnyMaster(ClusterRouter router, int triesLeft) {
-        String master = router.masterFor(-1);
-        if (master == null) {
-            return Future.failedFuture(new RedisUnavailableException("no Redis Cluster master is known"));
-        }
-        return router.node(master).client().connect().recover(failure -> {
-            router.topology().refresh();
-            return triesLeft > 1 ? connectToAnyMaster(router, triesLeft - 1) : Future.failedFuture(failure);
-        });
+        return connections.connectForSubscription();
     }
 
     private Uni<Response> send(String routingKey, Request request, Duration budget) {
-        return submitted(request, budget, pending -> submit(routingKey, pending));
+        return submitted(request, budget, pending -> connections.submit(routingKey, pending));
     }
 
     /** A lazy {@link Uni} of one request, handed to {@code submit} on subscription; answered on the caller's loop. */
@@ -322,15 +255,6 @@ public class PacerRedis {
         });
     }
 
-    private void submit(String routingKey, PendingRequest request) {
-        ClusterRouter router = router();
-        if (router != null) {
-            router.submit(routingKey, request);
-        } else {
-            single.connection().submit(request);
-        }
-    }
-
     private static String routingKey(List<String> keys) {
         return keys.isEmpty() ? null : keys.get(0);
     }
@@ -340,78 +264,9 @@ public class PacerRedis {
         return message != null && message.startsWith("NOSCRIPT");
     }
 
-    /** The cluster router, or {@code null} on Standalone and Sentinel (then {@link #single} is set). */
-    private ClusterRouter router() {
-        if (cluster == null && single == null) {
-            chooseTransport();
-        }
-        return cluster;
-    }
-
-    private synchronized void chooseTransport() {
-        if (cluster != null || single != null) {
-            return;
-        }
-        RedisClientConfig config = PacerRedisClientFactory.config(clientName);
-        List<String> seeds = config == null || config.clientType() != RedisClientType.CLUSTER ? List.of()
-                : config.hosts().map(PacerRedis::endpoints).orElse(List.of());
-        if (seeds.isEmpty()) {
-            single = new NodeConnections(clientDisplayName(), () -> PacerRedisClientFactory.create(vertx, clientName),
-                    this::client, this::newContext, transport.connections(), transport.maxInFlight(),
-                    transport.maxQueued());
-            return;
-        }
-        LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
-        cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
-                () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint), this::client,
-                this::newContext, transport.connections(), transport.maxInFlight(), transport.maxQueued()),
-                CLUSTER_REFRESH_BUDGET, CLUSTER_REFRESH_INTERVAL);
-    }
-
-    private static List<String> endpoints(Set<URI> hosts) {
-        List<String> endpoints = new ArrayList<>();
-        for (URI host : hosts) {
-            if (host.getHost() != null) {
-                endpoints.add(SlotMap.endpoint(host.getHost(), host.getPort() < 0 ? 6379 : host.getPort(), null));
-            }
-        }
-        return endpoints;
-    }
-
-    /** A new event-loop context on Pacer's own threads. */
-    private synchronized ContextInternal newContext() {
-        VertxInternal internal = (VertxInternal) vertx;
-        if (eventLoops == null) {
-            // Event-loop threads of Pacer's own, as Redis clients have: answers are read at once, never behind the
-            // application's HTTP requests on a shared event loop.
-            AtomicInteger threads = new AtomicInteger();
-            eventLoops = internal.transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP,
-                    Math.max(1, transport.connections()),
-                    task -> new VertxThread(task, "pacer-redis-" + threads.getAndIncrement(), false, 2,
-                            TimeUnit.SECONDS),
-                    50);
-        }
-        return internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
-                PacerRedis.class.getClassLoader());
-    }
-
     @PreDestroy
     void close() {
-        ClusterRouter router = cluster;
-        if (router != null) {
-            router.close();
-        }
-        NodeConnections connections = single;
-        if (connections != null) {
-            connections.shutdown();
-        }
-        EventLoopGroup loops;
-        synchronized (this) {
-            loops = eventLoops;
-        }
-        if (loops != null) {
-            loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-        }
+        connections.close();
     }
 
     private static Request scriptRequest(Command command, String scriptOrSha, List<String> keys, List<String> args) {

@@ -1,0 +1,229 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.jboss.logging.Logger;
+
+import io.netty.channel.EventLoopGroup;
+import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
+import io.quarkus.redis.runtime.client.config.RedisClientConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
+import io.vertx.core.impl.VertxInternal;
+import io.vertx.core.impl.VertxThread;
+import io.vertx.core.spi.transport.Transport;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * Pacer's connections to Redis and where each request goes: on Standalone and Sentinel one group of connections
+ * ({@link NodeConnections}); on Redis Cluster ({@code quarkus.redis.client-type=cluster}) the {@link ClusterRouter},
+ * with connections per master. Chosen on first use from the Quarkus Redis client's configuration; all of them live on
+ * event-loop threads of Pacer's own ({@code pacer-redis-N}).
+ */
+final class PacerConnections {
+
+    private static final Logger LOG = Logger.getLogger(PacerConnections.class);
+
+    /** How often the slot map of a Redis Cluster is read again, whatever happens. */
+    static final Duration CLUSTER_REFRESH_INTERVAL = Duration.ofSeconds(5);
+    /** A node's answer with the slot map, at most; then the next node is asked. */
+    static final Duration CLUSTER_REFRESH_BUDGET = Duration.ofSeconds(1);
+
+    private final String clientName;
+    private final String displayName;
+    private final RedisTransportConfig transport;
+    private final Vertx vertx;
+    private final Supplier<Redis> sharedClient;
+    /** Standalone and Sentinel: the one group of connections. */
+    private volatile NodeConnections single;
+    /** Redis Cluster: connections per master, routed by slot. */
+    private volatile ClusterRouter cluster;
+    private EventLoopGroup eventLoops;
+
+    /**
+     * @param clientName the Quarkus Redis client's name, {@code null} for the default one
+     * @param sharedClient the application's client, for when Pacer cannot build its own
+     */
+    PacerConnections(String clientName, String displayName, RedisTransportConfig transport, Vertx vertx,
+            Supplier<Redis> sharedClient) {
+        this.clientName = clientName;
+        this.displayName = displayName;
+        this.transport = transport;
+        this.vertx = vertx;
+        this.sharedClient = sharedClient;
+    }
+
+    boolean routesBySlot() {
+        return router() != null;
+    }
+
+    /** Sends {@code request} to the master of {@code routingKey}'s slot ({@code null}: keyless) or the one Redis. */
+    void submit(String routingKey, PendingRequest request) {
+        ClusterRouter router = router();
+        if (router != null) {
+            router.submit(routingKey, request);
+        } else {
+            single.connection().submit(request);
+        }
+    }
+
+    /** Sends a script and {@code WAIT} right behind it, on a connection kept for such writes. */
+    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait) {
+        ClusterRouter router = router();
+        if (router != null) {
+            router.submitDurable(routingKey, script, wait);
+        } else {
+            PipelinedConnection connection = single.durable();
+            connection.submit(script);
+            connection.submit(wait);
+        }
+    }
+
+    /** The number of nodes a per-node command visits: the known masters of a cluster, else 1. */
+    int nodes() {
+        SlotMap map = map();
+        return map == null ? 1 : Math.max(1, map.masters().size());
+    }
+
+    /** Sends a keyless request to master {@code index} (slot order); elsewhere, or out of range, keyless. */
+    void submitToNode(int index, PendingRequest request) {
+        SlotMap map = map();
+        if (map == null || index >= map.masters().size()) {
+            submit(null, request);
+        } else {
+            cluster.node(map.masters().get(index)).connection().submit(request);
+        }
+    }
+
+    /** Sends a request whose effect is per node to every master, or once; completes with every answer. */
+    CompletionStage<List<Response>> submitToEveryMaster(Request request, long budgetNanos) {
+        ClusterRouter router = router();
+        if (router != null) {
+            return router.submitToEveryMaster(request, budgetNanos);
+        }
+        CompletableFuture<Response> answer = new CompletableFuture<>();
+        submit(null, new PendingRequest(request, budgetNanos, answer::complete, answer::completeExceptionally, null));
+        return answer.thenApply(List::of);
+    }
+
+    /**
+     * Opens a connection for pub/sub. On Redis Cluster it is a connection to one master, trying the masters in turn
+     * (messages are broadcast to every node), so the loss of one node costs only a reconnect; else a connection of the
+     * application's client.
+     */
+    Future<RedisConnection> connectForSubscription() {
+        ClusterRouter router = router();
+        if (router == null) {
+            return sharedClient.get().connect();
+        }
+        SlotMap map = router.map();
+        if (map == null || map.masters().isEmpty()) {
+            router.topology().refresh();
+            return Future.failedFuture(new RedisUnavailableException("the Redis Cluster slot map is not known yet"));
+        }
+        return connectToAnyMaster(router, map.masters().size());
+    }
+
+    private Future<RedisConnection> connectToAnyMaster(ClusterRouter router, int triesLeft) {
+        String master = router.masterFor(-1);
+        if (master == null) {
+            return Future.failedFuture(new RedisUnavailableException("no Redis Cluster master is known"));
+        }
+        return router.node(master).client().connect().recover(failure -> {
+            router.topology().refresh();
+            return triesLeft > 1 ? connectToAnyMaster(router, triesLeft - 1) : Future.failedFuture(failure);
+        });
+    }
+
+    private SlotMap map() {
+        ClusterRouter router = router();
+        return router == null ? null : router.map();
+    }
+
+    /** The cluster router, or {@code null} on Standalone and Sentinel (then {@link #single} is set). */
+    private ClusterRouter router() {
+        if (cluster == null && single == null) {
+            choose();
+        }
+        return cluster;
+    }
+
+    private synchronized void choose() {
+        if (cluster != null || single != null) {
+            return;
+        }
+        RedisClientConfig config = PacerRedisClientFactory.config(clientName);
+        List<String> seeds = config == null || config.clientType() != RedisClientType.CLUSTER ? List.of()
+                : config.hosts().map(PacerConnections::endpoints).orElse(List.of());
+        if (seeds.isEmpty()) {
+            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName),
+                    sharedClient, this::newContext, transport.connections(), transport.maxInFlight(),
+                    transport.maxQueued());
+            return;
+        }
+        LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
+        cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
+                () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint), sharedClient,
+                this::newContext, transport.connections(), transport.maxInFlight(), transport.maxQueued()),
+                CLUSTER_REFRESH_BUDGET, CLUSTER_REFRESH_INTERVAL);
+    }
+
+    private static List<String> endpoints(Set<URI> hosts) {
+        List<String> endpoints = new ArrayList<>();
+        for (URI host : hosts) {
+            if (host.getHost() != null) {
+                endpoints.add(SlotMap.endpoint(host.getHost(), host.getPort() < 0 ? 6379 : host.getPort(), null));
+            }
+        }
+        return endpoints;
+    }
+
+    /** A new event-loop context on Pacer's own threads: a connection's state lives on one thread, without locks. */
+    private synchronized ContextInternal newContext() {
+        VertxInternal internal = (VertxInternal) vertx;
+        if (eventLoops == null) {
+            // Event-loop threads of Pacer's own, as Redis clients have: answers are read at once, never behind the
+            // application's HTTP requests on a shared event loop.
+            AtomicInteger threads = new AtomicInteger();
+            eventLoops = internal.transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP,
+                    Math.max(1, transport.connections()),
+                    task -> new VertxThread(task, "pacer-redis-" + threads.getAndIncrement(), false, 2,
+                            TimeUnit.SECONDS),
+                    50);
+        }
+        return internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
+                PacerConnections.class.getClassLoader());
+    }
+
+    void close() {
+        ClusterRouter router = cluster;
+        if (router != null) {
+            router.close();
+        }
+        NodeConnections connections = single;
+        if (connections != null) {
+            connections.shutdown();
+        }
+        EventLoopGroup loops;
+        synchronized (this) {
+            loops = eventLoops;
+        }
+        if (loops != null) {
+            loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
+    }
+}
