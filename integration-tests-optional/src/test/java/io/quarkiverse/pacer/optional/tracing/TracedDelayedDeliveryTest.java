@@ -31,7 +31,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
@@ -98,12 +97,9 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void theDeliveryContinuesTheTraceOfTheRequestThatScheduled() throws IOException {
-        Span request = tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER).startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER), () -> {
             queue.schedule(QUEUE, "m1", "hello", Duration.ZERO);
-        } finally {
-            request.end();
-        }
+        });
         String traceId = request.getSpanContext().getTraceId();
 
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
@@ -139,19 +135,13 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void deliverNowKeepsTheContextTheMessageWasScheduledWith() {
-        Span scheduling = tracer.spanBuilder("schedule").startSpan();
-        try (Scope ignored = scheduling.makeCurrent()) {
+        Span scheduling = InMemorySpans.inSpan(tracer.spanBuilder("schedule"), () -> {
             queue.schedule(QUEUE, "m2", "later", Duration.ofHours(1));
-        } finally {
-            scheduling.end();
-        }
+        });
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
-        Span operator = tracer.spanBuilder("operator").startSpan();
-        try (Scope ignored = operator.makeCurrent()) {
+        Span operator = InMemorySpans.inSpan(tracer.spanBuilder("operator"), () -> {
             assertThat(queue.deliverNow(QUEUE, "m2")).isTrue();
-        } finally {
-            operator.end();
-        }
+        });
 
         SpanData process = spans.await(1, processing(QUEUE, "m2")).get(0);
         assertThat(process.getTraceId()).isEqualTo(scheduling.getSpanContext().getTraceId())
@@ -161,19 +151,13 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void anUpsertKeepsTheContextTheMessageWasFirstScheduledWith() {
-        Span first = tracer.spanBuilder("first schedule").startSpan();
-        try (Scope ignored = first.makeCurrent()) {
+        Span first = InMemorySpans.inSpan(tracer.spanBuilder("first schedule"), () -> {
             queue.schedule(QUEUE, "u1", "v1", Duration.ofHours(1));
-        } finally {
-            first.end();
-        }
+        });
         SpanData firstSend = spans.await(1, named(QUEUE + " send")).get(0);
-        Span reschedule = tracer.spanBuilder("reschedule").startSpan();
-        try (Scope ignored = reschedule.makeCurrent()) {
+        Span reschedule = InMemorySpans.inSpan(tracer.spanBuilder("reschedule"), () -> {
             queue.schedule(QUEUE, "u1", "v2", Instant.now());
-        } finally {
-            reschedule.end();
-        }
+        });
 
         SpanData process = spans.await(1, processing(QUEUE, "u1")).get(0);
         assertThat(process.getTraceId()).isEqualTo(first.getSpanContext().getTraceId());
@@ -186,13 +170,10 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void scheduleAllIsOneSendSpanForItsMessages() {
-        Span request = tracer.spanBuilder("bulk").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("bulk"), () -> {
             queue.scheduleAll(QUEUE, List.of(new ScheduledMessage("b1", "one", Instant.now()),
                     new ScheduledMessage("b2", "two", Instant.now())));
-        } finally {
-            request.end();
-        }
+        });
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
         assertThat(send.getAttributes().get(AttributeKey.longKey("messaging.batch.message_count"))).isEqualTo(2L);
         for (String id : List.of("b1", "b2")) {
