@@ -45,7 +45,8 @@ import io.quarkus.test.QuarkusUnitTest;
  * span, started by the consumer loop with no context of its own, is its child, current while the handler runs (the
  * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} and upserts keep the context the
  * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
- * existed is delivered in a trace of its own. The context costs 53
+ * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. The context
+ * costs 53
  * characters per message, less than a {@code traceparent} header.
  */
 class TracedDelayedDeliveryTest {
@@ -198,6 +199,23 @@ class TracedDelayedDeliveryTest {
         // Upper-case encoding, then the context's length, trace id, span id and flags, then the payload
         assertThat(stored).matches("T" + due.toEpochMilli() + ":0:0:50:[0-9a-f]{50}\\{\"order\":42}");
         queue.cancel(QUEUE, "m3");
+    }
+
+    @Test
+    void aMessageAnotherInstanceScheduledContinuesThatInstancesTrace() {
+        // As another instance stores it: its producer span's context in front of the payload.
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String spanId = "00f067aa0ba902b7";
+        send(redis, "HSET", messagesKey(QUEUE), "remote", "T0:0:0:50:" + traceId + spanId + "01from elsewhere");
+        send(redis, "ZADD", dueKey(QUEUE), 0, "remote");
+
+        SpanData process = spans.await(1, processing(QUEUE, "remote")).get(0);
+        assertThat(process.getTraceId()).isEqualTo(traceId);
+        assertThat(process.getParentSpanId()).isEqualTo(spanId);
+        assertThat(process.getParentSpanContext().isRemote()).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.payloads.containsKey("remote"));
+        assertThat(consumer.payloads).containsEntry("remote", "from elsewhere");
+        assertThat(consumer.traceIds).containsEntry("remote", traceId);
     }
 
     @Test
