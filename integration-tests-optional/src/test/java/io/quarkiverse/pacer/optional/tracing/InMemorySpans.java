@@ -11,6 +11,9 @@ import jakarta.inject.Singleton;
 import org.awaitility.Awaitility;
 
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 
@@ -43,6 +46,17 @@ public class InMemorySpans {
     public List<SpanData> matching(Predicate<SpanData> matching) {
         return exporter.getFinishedSpanItems().stream().filter(matching)
                 .sorted(Comparator.comparingLong(SpanData::getStartEpochNanos)).toList();
+    }
+
+    /** Runs {@code work} with the span {@code builder} starts current, then ends it; returns the span. */
+    public static Span inSpan(SpanBuilder builder, Runnable work) {
+        Span span = builder.startSpan();
+        try (Scope ignored = span.makeCurrent()) {
+            work.run();
+        } finally {
+            span.end();
+        }
+        return span;
     }
 
     public static Predicate<SpanData> named(String name) {

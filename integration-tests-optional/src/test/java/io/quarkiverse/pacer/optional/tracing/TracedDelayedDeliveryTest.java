@@ -31,7 +31,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
@@ -46,7 +45,8 @@ import io.quarkus.test.QuarkusUnitTest;
  * span, started by the consumer loop with no context of its own, is its child, current while the handler runs (the
  * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} and upserts keep the context the
  * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
- * existed is delivered in a trace of its own. The context costs 53
+ * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. The context
+ * costs 53
  * characters per message, less than a {@code traceparent} header.
  */
 class TracedDelayedDeliveryTest {
@@ -98,12 +98,9 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void theDeliveryContinuesTheTraceOfTheRequestThatScheduled() throws IOException {
-        Span request = tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER).startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER), () -> {
             queue.schedule(QUEUE, "m1", "hello", Duration.ZERO);
-        } finally {
-            request.end();
-        }
+        });
         String traceId = request.getSpanContext().getTraceId();
 
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
@@ -139,19 +136,13 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void deliverNowKeepsTheContextTheMessageWasScheduledWith() {
-        Span scheduling = tracer.spanBuilder("schedule").startSpan();
-        try (Scope ignored = scheduling.makeCurrent()) {
+        Span scheduling = InMemorySpans.inSpan(tracer.spanBuilder("schedule"), () -> {
             queue.schedule(QUEUE, "m2", "later", Duration.ofHours(1));
-        } finally {
-            scheduling.end();
-        }
+        });
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
-        Span operator = tracer.spanBuilder("operator").startSpan();
-        try (Scope ignored = operator.makeCurrent()) {
+        Span operator = InMemorySpans.inSpan(tracer.spanBuilder("operator"), () -> {
             assertThat(queue.deliverNow(QUEUE, "m2")).isTrue();
-        } finally {
-            operator.end();
-        }
+        });
 
         SpanData process = spans.await(1, processing(QUEUE, "m2")).get(0);
         assertThat(process.getTraceId()).isEqualTo(scheduling.getSpanContext().getTraceId())
@@ -161,19 +152,13 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void anUpsertKeepsTheContextTheMessageWasFirstScheduledWith() {
-        Span first = tracer.spanBuilder("first schedule").startSpan();
-        try (Scope ignored = first.makeCurrent()) {
+        Span first = InMemorySpans.inSpan(tracer.spanBuilder("first schedule"), () -> {
             queue.schedule(QUEUE, "u1", "v1", Duration.ofHours(1));
-        } finally {
-            first.end();
-        }
+        });
         SpanData firstSend = spans.await(1, named(QUEUE + " send")).get(0);
-        Span reschedule = tracer.spanBuilder("reschedule").startSpan();
-        try (Scope ignored = reschedule.makeCurrent()) {
+        Span reschedule = InMemorySpans.inSpan(tracer.spanBuilder("reschedule"), () -> {
             queue.schedule(QUEUE, "u1", "v2", Instant.now());
-        } finally {
-            reschedule.end();
-        }
+        });
 
         SpanData process = spans.await(1, processing(QUEUE, "u1")).get(0);
         assertThat(process.getTraceId()).isEqualTo(first.getSpanContext().getTraceId());
@@ -186,13 +171,10 @@ class TracedDelayedDeliveryTest {
 
     @Test
     void scheduleAllIsOneSendSpanForItsMessages() {
-        Span request = tracer.spanBuilder("bulk").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("bulk"), () -> {
             queue.scheduleAll(QUEUE, List.of(new ScheduledMessage("b1", "one", Instant.now()),
                     new ScheduledMessage("b2", "two", Instant.now())));
-        } finally {
-            request.end();
-        }
+        });
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
         assertThat(send.getAttributes().get(AttributeKey.longKey("messaging.batch.message_count"))).isEqualTo(2L);
         for (String id : List.of("b1", "b2")) {
@@ -217,6 +199,23 @@ class TracedDelayedDeliveryTest {
         // Upper-case encoding, then the context's length, trace id, span id and flags, then the payload
         assertThat(stored).matches("T" + due.toEpochMilli() + ":0:0:50:[0-9a-f]{50}\\{\"order\":42}");
         queue.cancel(QUEUE, "m3");
+    }
+
+    @Test
+    void aMessageAnotherInstanceScheduledContinuesThatInstancesTrace() {
+        // As another instance stores it: its producer span's context in front of the payload.
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String spanId = "00f067aa0ba902b7";
+        send(redis, "HSET", messagesKey(QUEUE), "remote", "T0:0:0:50:" + traceId + spanId + "01from elsewhere");
+        send(redis, "ZADD", dueKey(QUEUE), 0, "remote");
+
+        SpanData process = spans.await(1, processing(QUEUE, "remote")).get(0);
+        assertThat(process.getTraceId()).isEqualTo(traceId);
+        assertThat(process.getParentSpanId()).isEqualTo(spanId);
+        assertThat(process.getParentSpanContext().isRemote()).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.payloads.containsKey("remote"));
+        assertThat(consumer.payloads).containsEntry("remote", "from elsewhere");
+        assertThat(consumer.traceIds).containsEntry("remote", traceId);
     }
 
     @Test

@@ -21,7 +21,6 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
@@ -116,14 +115,12 @@ class TracedDelayedRetriesTest {
         assertThat(attempts.get(2).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.deadLetterCount(FLAKY) == 1);
 
-        Span operator = tracer.spanBuilder("operator replays").startSpan();
-        try (Scope ignored = operator.makeCurrent()) {
+        Span operator = InMemorySpans.inSpan(tracer.spanBuilder("operator replays"), () -> {
             assertThat(queue.replay(FLAKY, "doomed")).isTrue();
-        } finally {
-            operator.end();
-        }
+        });
         List<SpanData> again = spans.await(6, processing(FLAKY, "doomed"));
-        assertThat(again.subList(3, 6)).allSatisfy(span -> assertThat(span.getTraceId()).isEqualTo(traceId));
+        assertThat(again.subList(3, 6)).allSatisfy(span -> assertThat(span.getTraceId()).isEqualTo(traceId)
+                .isNotEqualTo(operator.getSpanContext().getTraceId()));
         assertThat(again.get(3).getAttributes().get(ATTEMPT)).isEqualTo(1L);
     }
 
@@ -158,12 +155,9 @@ class TracedDelayedRetriesTest {
 
     /** Schedules a message due now inside a span of its own; returns the span's trace id. */
     private String scheduleInSpan(String queueName, String id, String payload) {
-        Span request = tracer.spanBuilder("request " + id).startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("request " + id), () -> {
             queue.schedule(queueName, id, payload, Duration.ZERO);
-        } finally {
-            request.end();
-        }
+        });
         return request.getSpanContext().getTraceId();
     }
 }

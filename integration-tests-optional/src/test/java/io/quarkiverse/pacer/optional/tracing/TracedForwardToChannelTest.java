@@ -17,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkus.test.QuarkusUnitTest;
@@ -58,12 +57,9 @@ class TracedForwardToChannelTest {
     @Test
     void theOutgoingMessageCarriesTheDeliverysTraceContext() {
         InMemorySink<Object> broker = connector.sink("broker");
-        Span request = tracer.spanBuilder("POST /handoff").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("POST /handoff"), () -> {
             queue.schedule(QUEUE, "h1", "to the broker", Duration.ZERO);
-        } finally {
-            request.end();
-        }
+        });
 
         await().atMost(Duration.ofSeconds(10)).until(() -> broker.received().size() == 1);
         Message<Object> forwarded = broker.received().get(0);

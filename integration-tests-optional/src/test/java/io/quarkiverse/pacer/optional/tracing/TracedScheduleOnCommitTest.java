@@ -16,7 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
@@ -48,13 +47,10 @@ class TracedScheduleOnCommitTest {
         /** Schedules in span "place order"; the transaction commits after it ended, in the caller's span. */
         @Transactional
         public void place(String order) {
-            Span placing = tracer.spanBuilder("place order").startSpan();
-            try (Scope ignored = placing.makeCurrent()) {
+            InMemorySpans.inSpan(tracer.spanBuilder("place order"), () -> {
                 queue.schedule(QUEUE, order, "payload", Duration.ZERO);
                 assertThat(queue.size(QUEUE)).isZero(); // stored at the commit
-            } finally {
-                placing.end();
-            }
+            });
         }
     }
 
@@ -76,12 +72,9 @@ class TracedScheduleOnCommitTest {
 
     @Test
     void theDeliveryBelongsToTheScheduleCallNotToTheCommit() {
-        Span caller = tracer.spanBuilder("caller").startSpan();
-        try (Scope ignored = caller.makeCurrent()) {
+        Span caller = InMemorySpans.inSpan(tracer.spanBuilder("caller"), () -> {
             orders.place("o-1");
-        } finally {
-            caller.end();
-        }
+        });
 
         SpanData placing = spans.await(1, named("place order")).get(0);
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);

@@ -15,9 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
@@ -99,12 +97,7 @@ class TracedThrottleDecisionsTest {
     }
 
     private void inSpan(String name, Runnable calls) {
-        Span span = tracer.spanBuilder(name).startSpan();
-        try (Scope ignored = span.makeCurrent()) {
-            calls.run();
-        } finally {
-            span.end();
-        }
+        InMemorySpans.inSpan(tracer.spanBuilder(name), calls);
     }
 
     private static AttributeKey<String> key(String name) {

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -84,14 +83,11 @@ class TracingDisabledTest {
         assertThat(Arc.container().select(DelayedTracing.class).isResolvable()).isFalse();
         assertThat(Arc.container().select(ThrottleTracing.class).isResolvable()).isFalse();
 
-        Span request = tracer.spanBuilder("request").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Span request = InMemorySpans.inSpan(tracer.spanBuilder("request"), () -> {
             assertThat(limited.call()).isEqualTo("ok");
             queue.schedule(QUEUE, "later", "stored plain", Duration.ofHours(1));
             queue.schedule(QUEUE, "now", "hello", Duration.ZERO);
-        } finally {
-            request.end();
-        }
+        });
         assertThat(stored(redis, QUEUE, "later")).matches("t\\d+:0:0:stored plain");
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.contains("hello"));
 

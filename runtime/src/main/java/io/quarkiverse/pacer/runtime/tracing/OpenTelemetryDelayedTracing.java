@@ -41,14 +41,24 @@ public class OpenTelemetryDelayedTracing implements DelayedTracing {
     private final Tracer tracer;
     /** Whether the application propagates W3C baggage: then it is stored with messages too. */
     private final boolean baggage;
+    /** Switched off only by benchmarks comparing tracing on and off in one run: then nothing is traced or stored. */
+    private volatile boolean on = true;
 
     OpenTelemetryDelayedTracing(OpenTelemetry openTelemetry) {
         this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
         this.baggage = openTelemetry.getPropagators().getTextMapPropagator().fields().contains("baggage");
     }
 
+    /** Turns delay-queue tracing on or off at runtime, for benchmarks comparing both in one run. */
+    public void tracing(boolean on) {
+        this.on = on;
+    }
+
     @Override
     public ProducerTrace send(String queue, String id, int count) {
+        if (!on) {
+            return ProducerTrace.NONE;
+        }
         SpanBuilder builder = tracer.spanBuilder(queue + " send").setSpanKind(SpanKind.PRODUCER)
                 .setAttribute(SYSTEM, SYSTEM_NAME).setAttribute(DESTINATION, queue)
                 .setAttribute(OPERATION_TYPE, "send").setAttribute(OPERATION_NAME, "send");
@@ -65,6 +75,9 @@ public class OpenTelemetryDelayedTracing implements DelayedTracing {
     @Override
     public DeliveryTrace process(String queue, String id, int attempt, int redeliveries, long latenessMillis,
             String traceContext, io.vertx.core.Context handlerContext) {
+        if (!on) {
+            return DeliveryTrace.NONE;
+        }
         Context parent = TraceContextText.parse(traceContext);
         Span span = tracer.spanBuilder(queue + " process").setParent(parent).setSpanKind(SpanKind.CONSUMER)
                 .setAttribute(SYSTEM, SYSTEM_NAME).setAttribute(DESTINATION, queue)
