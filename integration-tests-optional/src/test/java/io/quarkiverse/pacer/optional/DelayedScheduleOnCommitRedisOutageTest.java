@@ -16,6 +16,7 @@ import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -81,6 +82,7 @@ class DelayedScheduleOnCommitRedisOutageTest {
     AfterCommitSender afterCommit;
 
     @Inject
+    @Readiness
     PacerRedisReadinessCheck readiness;
 
     @Test
