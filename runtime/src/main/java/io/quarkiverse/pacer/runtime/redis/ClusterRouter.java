@@ -133,7 +133,8 @@ final class ClusterRouter {
             if (!map.masters().contains(endpoint)) {
                 NodeConnections gone = nodes.remove(endpoint);
                 if (gone != null) {
-                    gone.shutdown();
+                    // Its unwritten requests are retried on the slots' new owners (never written: safe to resend).
+                    gone.shutdown("Redis Cluster node " + endpoint + " is no longer a master in the cluster's slot map");
                 }
             }
         }

@@ -28,6 +28,7 @@ final class NodeConnections {
     private volatile Redis client;
     private boolean ownsClient;
     private volatile boolean shutDown;
+    private volatile String shutDownReason = "Pacer is shutting down";
 
     /**
      * @param endpoint {@code host:port}, for messages (or the client's name when the client finds the endpoint)
@@ -114,7 +115,7 @@ final class NodeConnections {
                 maxInFlight, maxQueued);
         if (shutDown) {
             // Asked for after shutdown (a master just left the cluster's map): fails its requests, opens nothing.
-            created.shutdown();
+            created.shutdown(shutDownReason);
         }
         return created;
     }
@@ -135,15 +136,21 @@ final class NodeConnections {
 
     /** Closes every connection for good; requests still waiting fail. */
     void shutdown() {
+        shutdown("Pacer is shutting down");
+    }
+
+    /** Closes every connection for good; requests still waiting, or sent later, fail with {@code reason}. */
+    void shutdown(String reason) {
+        shutDownReason = reason;
         shutDown = true;
         PipelinedConnection current = durable;
         if (current != null) {
-            current.shutdown();
+            current.shutdown(reason);
         }
         PipelinedConnection[] all = connections;
         if (all != null) {
             for (PipelinedConnection connection : all) {
-                connection.shutdown();
+                connection.shutdown(reason);
             }
         }
         synchronized (this) {

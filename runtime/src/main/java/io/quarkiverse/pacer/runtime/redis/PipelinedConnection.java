@@ -59,6 +59,7 @@ final class PipelinedConnection {
     private final ArrayDeque<PendingRequest> queued = new ArrayDeque<>();
     private final ArrayDeque<PendingRequest> written = new ArrayDeque<>();
     private State state = State.CLOSED;
+    private String shutdownReason = "Pacer is shutting down";
     private RedisConnection connection;
     private Throwable lastFailure;
     private long retryAtNanos;
@@ -87,10 +88,19 @@ final class PipelinedConnection {
 
     /** Closes the connection for good; requests still waiting fail. */
     void shutdown() {
+        shutdown("Pacer is shutting down");
+    }
+
+    /**
+     * Closes the connection for good; requests still waiting, and any submitted later, fail with {@code reason}
+     * (unwritten ones can then be sent elsewhere: a master that left a Redis Cluster's slot map, say).
+     */
+    void shutdown(String reason) {
         context.runOnContext(ignored -> {
             state = State.SHUT_DOWN;
-            failAll(queued, new RedisUnavailableException("Pacer is shutting down"));
-            failAll(written, new RedisUnavailableException("Pacer is shutting down"));
+            shutdownReason = reason;
+            failAll(queued, new RedisUnavailableException(reason));
+            failAll(written, new RedisUnavailableException(reason));
             closeConnection();
         });
     }
@@ -100,7 +110,7 @@ final class PipelinedConnection {
     private void accept(PendingRequest request) {
         switch (state) {
             case SHUT_DOWN:
-                request.fail(new RedisUnavailableException("Pacer is shutting down"));
+                request.fail(new RedisUnavailableException(shutdownReason));
                 return;
             case DOWN:
                 if (System.nanoTime() - retryAtNanos < 0) {

@@ -22,6 +22,8 @@ final class LocalLimiter {
     private final int instances;
     private final Map<String, State> states = new HashMap<>();
     private long lastPurgeMicros;
+    /** {@code states.size()}, published for {@link #isEmpty()}. */
+    private volatile int size;
 
     LocalLimiter(int instances) {
         this.instances = Math.max(1, instances);
@@ -48,6 +50,7 @@ final class LocalLimiter {
                 allowed = false;
             }
         }
+        this.size = states.size();
         for (int i = 0; i < size; i++) {
             ThrottlePolicy policy = stack.policies[i];
             if (acquire && allowed && values[4 * i] == 1) {
@@ -69,9 +72,17 @@ final class LocalLimiter {
         }
     }
 
-    /** Redis answers again: its state is authoritative, the local one is forgotten. */
-    synchronized void clear() {
-        states.clear();
+    /** No state at all: read without the lock, so decisions Redis made cost nothing while there is no outage. */
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Redis decides this key again: its state is authoritative, the local one is forgotten. */
+    synchronized void forget(ThrottleStack stack, String key) {
+        for (ThrottlePolicy policy : stack.policies) {
+            states.remove(policy.name + '\u0000' + key);
+        }
+        size = states.size();
     }
 
     private int share(int amount) {

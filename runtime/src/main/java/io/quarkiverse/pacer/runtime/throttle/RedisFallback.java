@@ -35,10 +35,15 @@ final class RedisFallback {
         });
     }
 
-    /** Redis answered: ends an outage, and with it the in-memory state of {@code local}. */
-    void redisAnswered() {
-        if (outageLog.succeeded() && local != null) {
-            local.clear();
+    /**
+     * Redis decided {@code key}: ends an outage, and the in-memory state of {@code local} for that key. Only that key's:
+     * on Redis Cluster one master can be down while the others answer, and its keys keep their local state until Redis
+     * decides them again (or they sit idle).
+     */
+    void redisAnswered(ThrottleStack stack, String key) {
+        outageLog.succeeded();
+        if (local != null && !local.isEmpty()) {
+            local.forget(stack, key);
         }
     }
 

@@ -312,7 +312,7 @@ public class ThrottleEngine {
         for (int i = 0; i < values.length; i++) {
             values[i] = response.get(i + 1).toLong();
         }
-        fallback.redisAnswered();
+        fallback.redisAnswered(stack, key);
         ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
                 false);
         if (stack.holdsLeases && response.size() >= 1 + values.length + size) {
