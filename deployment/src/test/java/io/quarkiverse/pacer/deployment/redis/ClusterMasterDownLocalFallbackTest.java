@@ -1,9 +1,7 @@
 package io.quarkiverse.pacer.deployment.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
+import io.quarkiverse.pacer.deployment.support.LocalCluster;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
@@ -35,7 +34,7 @@ class ClusterMasterDownLocalFallbackTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Api.class, ThrottleCalls.class, ClusterReshard.class,
-                    RedisInfo.class))
+                    RedisInfo.class, LocalCluster.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "cluster")
             .overrideConfigKey("quarkus.pacer.throttle.on-redis-failure", "local");
 
@@ -69,7 +68,7 @@ class ClusterMasterDownLocalFallbackTest {
         assertThat(ThrottleCalls.admitted(() -> api.call(liveKeys.get(0)))).isTrue();
         assertThat(engine.fallbackDecisions()).isZero();
 
-        shutDown(dead);
+        new LocalCluster(hosts).kill(dead);
 
         int admittedOnDeadKey = 0;
         for (int call = 0; call < 2 * LIMIT; call++) {
@@ -80,22 +79,6 @@ class ClusterMasterDownLocalFallbackTest {
         }
         assertThat(admittedOnDeadKey).as("admitted in memory on the dead master's key").isEqualTo(LIMIT);
         assertThat(engine.fallbackDecisions()).as("only the dead key's calls fell back").isEqualTo(2L * LIMIT);
-    }
-
-    private static void shutDown(int port) {
-        try {
-            RedisProcess.command(port, "SHUTDOWN", "NOSAVE");
-        } catch (IllegalStateException expected) {
-            // The node closes the connection instead of answering.
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            try {
-                RedisProcess.command(port, "PING");
-                return false;
-            } catch (IllegalStateException gone) {
-                return true;
-            }
-        });
     }
 
     @ApplicationScoped
