@@ -122,7 +122,7 @@ class ClusterDelayedTest {
         LuaScript claim = DelayedScripts.CLAIM;
         LuaScript ack = DelayedScripts.ACK;
         List<String> acked = new ArrayList<>();
-        List<String> lostWithTheInstance = new ArrayList<>();
+        List<String> lostWithTheInstance = new CopyOnWriteArrayList<>();
         Redis other = clusterClient();
         try {
             int call = 0;
@@ -148,14 +148,20 @@ class ClusterDelayedTest {
                     }
                 }
             }
-            for (int shard = 0; shard < SHARDS; shard++) {
-                String base = "pacer:d:{orders#" + shard + "}:";
-                Response claimed = eval(other, claim, RedisCommands.shardKeys(base),
-                        List.of("10", "2000", "100", "dying-" + shard));
-                for (int i = 3; i < claimed.size(); i += 7) {
-                    lostWithTheInstance.add(claimed.get(i).toString());
+            // It dies right after a claim that got messages: claimed until one did (the next messages may not be due
+            // yet at the first try, however fast or slow the loop above was).
+            AtomicInteger dyingClaims = new AtomicInteger();
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (int shard = 0; shard < SHARDS; shard++) {
+                    String base = "pacer:d:{orders#" + shard + "}:";
+                    Response claimed = eval(other, claim, RedisCommands.shardKeys(base),
+                            List.of("10", "2000", "100", "dying-" + dyingClaims.getAndIncrement()));
+                    for (int i = 3; i < claimed.size(); i += 7) {
+                        lostWithTheInstance.add(claimed.get(i).toString());
+                    }
                 }
-            }
+                return !lostWithTheInstance.isEmpty();
+            });
         } finally {
             other.close();
             consumers.ordersGate.countDown();
