@@ -56,40 +56,22 @@ public class BenchmarkApplication implements QuarkusApplication {
         try (BenchmarkContext context = new BenchmarkContext(settings, port, table)) {
             redisVersion = infoField(String.valueOf(context.admin("INFO", "server")), "redis_version");
             if (settings.runs("throttle")) {
-                try {
-                    throttle.run(context);
-                } catch (Exception | Error e) {
-                    LOG.error("Throttling scenarios failed", e);
-                    failures.add("throttle: " + e);
-                }
+                runGroup("throttle", "Throttling", failures, () -> throttle.run(context));
             }
             if (settings.onCluster()) {
-                try {
+                runGroup("cluster", "Cluster", failures, () -> {
                     List<Integer> ports = new ArrayList<>();
                     for (String node : System.getProperty(CLUSTER_PORTS_PROPERTY).split(",")) {
                         ports.add(Integer.parseInt(node));
                     }
                     cluster.run(settings, ports, table);
-                } catch (Exception | Error e) {
-                    LOG.error("Cluster scenarios failed", e);
-                    failures.add("cluster: " + e);
-                }
+                });
             }
             if (settings.runs("plans")) {
-                try {
-                    plans.run(context);
-                } catch (Exception | Error e) {
-                    LOG.error("Limits-per-key scenarios failed", e);
-                    failures.add("plans: " + e);
-                }
+                runGroup("plans", "Limits-per-key", failures, () -> plans.run(context));
             }
             if (settings.runs("delayed")) {
-                try {
-                    delayed.run(context);
-                } catch (Exception | Error e) {
-                    LOG.error("Delayed scenarios failed", e);
-                    failures.add("delayed: " + e);
-                }
+                runGroup("delayed", "Delayed", failures, () -> delayed.run(context));
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -171,5 +153,20 @@ public class BenchmarkApplication implements QuarkusApplication {
             // not Linux
         }
         return "unknown CPU";
+    }
+
+    /** One group of scenarios: its failure is logged and listed, and the other groups still run. */
+    private static void runGroup(String name, String description, List<String> failures, Group group) {
+        try {
+            group.run();
+        } catch (Exception | Error e) {
+            LOG.error(description + " scenarios failed", e);
+            failures.add(name + ": " + e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Group {
+        void run() throws Exception;
     }
 }
