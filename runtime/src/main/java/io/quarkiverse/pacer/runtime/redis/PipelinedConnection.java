@@ -10,6 +10,7 @@ import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.impl.types.ErrorType;
 
 /**
  * One long-lived connection of the configured Quarkus Redis client, with many requests in flight at once (pipelining).
@@ -223,7 +224,8 @@ final class PipelinedConnection {
     private void answered(RedisConnection on, PendingRequest request, Response response, Throwable failure) {
         if (on != connection) {
             // A late answer on a connection already dropped (its requests were failed then).
-            request.fail(failure != null ? failure : new RedisUnavailableException("the connection to Redis was lost"));
+            request.fail(failure != null ? connectionLoss(failure)
+                    : new RedisUnavailableException("the connection to Redis was lost"));
             return;
         }
         progressNanos = System.nanoTime();
@@ -231,7 +233,7 @@ final class PipelinedConnection {
         if (failure == null) {
             request.complete(response);
         } else {
-            request.fail(failure);
+            request.fail(connectionLoss(failure));
         }
         drain();
     }
@@ -282,6 +284,16 @@ final class PipelinedConnection {
             dropped(stalled, new RedisTimeoutException("no answer from Redis for "
                     + TimeUnit.NANOSECONDS.toMillis(now - progressNanos) + " ms"));
         }
+    }
+
+    /**
+     * Vert.x fails the requests still pending on a connection that ends with the error reply {@code CONNECTION_CLOSED}:
+     * that is the connection lost under a written request (an outage), not an answer of Redis's.
+     */
+    private static Throwable connectionLoss(Throwable failure) {
+        return failure instanceof ErrorType && "CONNECTION_CLOSED".equals(failure.getMessage())
+                ? new RedisUnavailableException("the connection to Redis was lost under a written request", failure)
+                : failure;
     }
 
     private RedisUnavailableException unreachable() {
