@@ -10,14 +10,17 @@ import java.util.concurrent.CompletableFuture;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkiverse.pacer.throttle.Throttler;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
@@ -35,8 +38,7 @@ class ConcurrencyLockReentrancyTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Outer.class, Inner.class))
-            .overrideConfigKey("quarkus.pacer.throttle.\"strict-lock\".reentrant", "false")
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .overrideConfigKey("quarkus.pacer.throttle.\"strict-lock\".reentrant", "false");
 
     @ApplicationScoped
     static class Outer {
@@ -118,5 +120,12 @@ class ConcurrencyLockReentrancyTest {
     void reentrancyCanBeTurnedOff() {
         assertThatThrownBy(outer::strict).isInstanceOfSatisfying(ThrottledException.class,
                 e -> assertThat(e.decision().policy()).isEqualTo("strict-lock"));
+    }
+
+    /** With the default 250 ms budget: every decision was made by Redis, none by the fallback. */
+    @AfterEach
+    void everyDecisionCameFromRedis() {
+        assertThat(Arc.container().instance(ThrottleEngine.class).get().fallbackDecisions()).as("fallback decisions")
+                .isZero();
     }
 }

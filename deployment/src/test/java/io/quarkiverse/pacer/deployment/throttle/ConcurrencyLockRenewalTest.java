@@ -12,14 +12,17 @@ import java.util.concurrent.TimeUnit;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkiverse.pacer.throttle.Throttler;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
@@ -43,8 +46,7 @@ class ConcurrencyLockRenewalTest {
             .withApplicationRoot(jar -> jar.addClasses(Api.class))
             .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".limit", "1")
             .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".window", "1s")
-            .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".algorithm", "concurrency")
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .overrideConfigKey("quarkus.pacer.throttle.\"crash-lock\".algorithm", "concurrency");
 
     @Singleton
     static class Api {
@@ -120,5 +122,12 @@ class ConcurrencyLockRenewalTest {
         try (ThrottlePermit permit = throttler.acquirePermit("crash-lock", "k")) {
             assertThat(permit.fencingToken()).isPositive();
         }
+    }
+
+    /** With the default 250 ms budget: every decision was made by Redis, none by the fallback. */
+    @AfterEach
+    void everyDecisionCameFromRedis() {
+        assertThat(Arc.container().instance(ThrottleEngine.class).get().fallbackDecisions()).as("fallback decisions")
+                .isZero();
     }
 }

@@ -11,15 +11,18 @@ import java.util.concurrent.CompletableFuture;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkiverse.pacer.throttle.Throttler;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 
@@ -32,8 +35,7 @@ class ConcurrencyPermitFencingTokenTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class))
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .withApplicationRoot(jar -> jar.addClasses(Api.class));
 
     @ApplicationScoped
     static class Api {
@@ -103,5 +105,12 @@ class ConcurrencyPermitFencingTokenTest {
         } catch (RuntimeException e) {
             return e;
         }
+    }
+
+    /** With the default 250 ms budget: every decision was made by Redis, none by the fallback. */
+    @AfterEach
+    void everyDecisionCameFromRedis() {
+        assertThat(Arc.container().instance(ThrottleEngine.class).get().fallbackDecisions()).as("fallback decisions")
+                .isZero();
     }
 }

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.Throttler;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -21,8 +24,7 @@ class ThrottleLargeFixedWindowTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class))
-            .overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+            .withApplicationRoot(jar -> jar.addClasses(Api.class));
 
     @ApplicationScoped
     public static class Api {
@@ -55,5 +57,12 @@ class ThrottleLargeFixedWindowTest {
         assertThat(api.dailySlots()).isEqualTo("ok");
         assertThat(throttler.peek("daily", null).remaining()).isEqualTo(99_999);
         assertThat(throttler.peek("daily-log", null).remaining()).isEqualTo(99_999);
+    }
+
+    /** With the default 250 ms budget: every decision was made by Redis, none by the fallback. */
+    @AfterEach
+    void everyDecisionCameFromRedis() {
+        assertThat(Arc.container().instance(ThrottleEngine.class).get().fallbackDecisions()).as("fallback decisions")
+                .isZero();
     }
 }

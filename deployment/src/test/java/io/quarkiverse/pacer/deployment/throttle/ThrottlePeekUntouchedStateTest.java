@@ -1,15 +1,20 @@
 package io.quarkiverse.pacer.deployment.throttle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 
 import jakarta.inject.Inject;
 
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.Throttler;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -28,7 +33,7 @@ class ThrottlePeekUntouchedStateTest {
                     .overrideConfigKey("quarkus.pacer.throttle.\"" + algorithm + "\".window", "1s")
                     .overrideConfigKey("quarkus.pacer.throttle.\"" + algorithm + "\".algorithm", algorithm);
         }
-        return test.overrideConfigKey("quarkus.pacer.throttle.timeout", "10s");
+        return test;
     }
 
     @Inject
@@ -58,5 +63,12 @@ class ThrottlePeekUntouchedStateTest {
             softly.assertThat(peek.resetAfter()).as(policy).isPositive().isLessThanOrEqualTo(taken.resetAfter());
         }
         softly.assertAll();
+    }
+
+    /** With the default 250 ms budget: every decision was made by Redis, none by the fallback. */
+    @AfterEach
+    void everyDecisionCameFromRedis() {
+        assertThat(Arc.container().instance(ThrottleEngine.class).get().fallbackDecisions()).as("fallback decisions")
+                .isZero();
     }
 }
