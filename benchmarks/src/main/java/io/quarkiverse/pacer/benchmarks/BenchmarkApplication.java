@@ -19,6 +19,7 @@ import io.quarkiverse.pacer.benchmarks.delay.DelayedBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ClusterThrottleBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.PlanLimitsBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ThrottleBenchmarks;
+import io.quarkiverse.pacer.benchmarks.tracing.TracingCostBenchmarks;
 import io.quarkus.runtime.QuarkusApplication;
 
 /**
@@ -45,6 +46,9 @@ public class BenchmarkApplication implements QuarkusApplication {
     @Inject
     PlanLimitsBenchmarks plans;
 
+    @Inject
+    TracingCostBenchmarks tracing;
+
     @Override
     public int run(String... args) throws Exception {
         BenchmarkSettings settings = BenchmarkSettings.fromSystemProperties();
@@ -52,6 +56,8 @@ public class BenchmarkApplication implements QuarkusApplication {
         ResultTable table = new ResultTable("Pacer benchmarks");
         List<String> failures = new ArrayList<>();
         long start = System.nanoTime();
+        // Pacer traces only in the tracing group's traced runs: the other rows compare it untraced with its peers.
+        tracing.switchOff();
         String redisVersion;
         try (BenchmarkContext context = new BenchmarkContext(settings, port, table)) {
             redisVersion = infoField(String.valueOf(context.admin("INFO", "server")), "redis_version");
@@ -72,6 +78,9 @@ public class BenchmarkApplication implements QuarkusApplication {
             }
             if (settings.runs("delayed")) {
                 runGroup("delayed", "Delayed", failures, () -> delayed.run(context));
+            }
+            if (settings.runs("tracing")) {
+                runGroup("tracing", "Tracing-cost", failures, () -> tracing.run(context));
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
