@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.benchmarks.delay.DelayedBenchmarks;
+import io.quarkiverse.pacer.benchmarks.rest.RestThrottleBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ClusterThrottleBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.PlanLimitsBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ThrottleBenchmarks;
@@ -49,6 +50,9 @@ public class BenchmarkApplication implements QuarkusApplication {
     @Inject
     TracingCostBenchmarks tracing;
 
+    @Inject
+    RestThrottleBenchmarks rest;
+
     @Override
     public int run(String... args) throws Exception {
         BenchmarkSettings settings = BenchmarkSettings.fromSystemProperties();
@@ -72,6 +76,9 @@ public class BenchmarkApplication implements QuarkusApplication {
                     }
                     cluster.run(settings, ports, table);
                 });
+            }
+            if (settings.runs("rest")) {
+                runGroup("rest", "REST", failures, () -> rest.run(context));
             }
             if (settings.runs("plans")) {
                 runGroup("plans", "Limits-per-key", failures, () -> plans.run(context));

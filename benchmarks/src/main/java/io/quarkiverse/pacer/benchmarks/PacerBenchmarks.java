@@ -1,5 +1,9 @@
 package io.quarkiverse.pacer.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.stream.Collectors;
 
 import io.quarkus.runtime.Quarkus;
@@ -30,6 +34,8 @@ public class PacerBenchmarks {
             System.setProperty(BenchmarkApplication.PORT_PROPERTY, Integer.toString(server.port()));
             redis = server;
         }
+        // The REST rows' endpoints listen on a free loopback port.
+        System.setProperty("quarkus.http.port", Integer.toString(freePort()));
         Quarkus.run(BenchmarkApplication.class, (exitCode, failure) -> {
             try {
                 redis.close();
@@ -41,5 +47,13 @@ public class PacerBenchmarks {
             }
             System.exit(exitCode);
         }, args);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -40,10 +40,11 @@ public final class ResultTable {
             return this;
         }
 
+        /** Latencies in milliseconds; a NaN (not measured) leaves its column empty. */
         public Row latencies(double p50, double p99, double max) {
-            this.p50Millis = p50;
-            this.p99Millis = p99;
-            this.maxMillis = max;
+            this.p50Millis = Double.isNaN(p50) ? null : p50;
+            this.p99Millis = Double.isNaN(p99) ? null : p99;
+            this.maxMillis = Double.isNaN(max) ? null : max;
             return this;
         }
 
