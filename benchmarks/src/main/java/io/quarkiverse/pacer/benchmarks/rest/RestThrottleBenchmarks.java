@@ -49,6 +49,13 @@ public class RestThrottleBenchmarks {
         int port = ConfigProvider.getConfig().getValue("quarkus.http.port", Integer.class);
         String base = "http://127.0.0.1:" + port + "/bench/";
         List<String> urls = List.of(base + "plain/{user}", base + "throttled/hot", base + "throttled/{user}");
+        String only = System.getProperty("bench.rest.profile");
+        if (only != null) {
+            // Profiling (e.g. with JFR): load one endpoint for the measurement time, no rows.
+            String url = urls.get(List.of("plain", "hot", "users").indexOf(only));
+            LOG.infof("REST profile of %s: %s", url, wrk.run(url, THREADS, CONNECTIONS, context.settings().measure()));
+            return;
+        }
         LOG.infof("REST scenarios: %s", urls);
         context.flushAll();
         for (String url : urls) {
