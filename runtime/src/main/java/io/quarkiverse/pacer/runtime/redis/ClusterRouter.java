@@ -209,6 +209,10 @@ final class ClusterRouter {
                 scriptRan[0] = true;
                 caller.complete(response);
             }, failure -> failed(endpoint, attempt[0], failure), null);
+            if (!asking) {
+                // After ASKING the request must follow it at once: it is never held for a batch.
+                attempt[0].batchable(caller.batchable());
+            }
             connection.submit(attempt[0]);
             if (callerWait != null) {
                 // Answered after the script on the same connection: it counts only behind a script that succeeded

@@ -148,8 +148,18 @@ public class PacerRedis {
      * time budget {@code budget}.
      */
     public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget) {
+        return eval(script, keys, args, budget, null);
+    }
+
+    /**
+     * Runs a script like {@link #eval(LuaScript, List, List, Duration)}; while calls of {@code batchable}'s group are in
+     * flight, it waits and goes in one call with the others of its group ({@link Batchable}).
+     */
+    public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget,
+            Batchable batchable) {
         String routingKey = routingKey(keys);
-        return send(routingKey, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
+        return submitted(scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget,
+                pending -> connections.submit(routingKey, pending.batchable(batchable)))
                 .onFailure(PacerRedis::isNoScript)
                 .recoverWithUni(() -> send(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args),
                         budget));
@@ -162,17 +172,28 @@ public class PacerRedis {
      */
     public CompletableFuture<Response> evalFuture(LuaScript script, List<String> keys, List<String> args,
             Duration budget) {
+        return evalFuture(script, keys, args, budget, null);
+    }
+
+    /**
+     * Runs a script like {@link #evalFuture(LuaScript, List, List, Duration)}; while calls of {@code batchable}'s group
+     * are in flight, it waits and goes in one call with the others of its group ({@link Batchable}).
+     */
+    public CompletableFuture<Response> evalFuture(LuaScript script, List<String> keys, List<String> args,
+            Duration budget, Batchable batchable) {
         String routingKey = routingKey(keys);
-        return sendFuture(routingKey, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget)
+        return sendFuture(routingKey, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget, batchable)
                 .exceptionallyCompose(failure -> isNoScript(failure)
-                        ? sendFuture(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args), budget)
+                        ? sendFuture(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args), budget,
+                                null)
                         : CompletableFuture.failedFuture(failure));
     }
 
-    private CompletableFuture<Response> sendFuture(String routingKey, Request request, Duration budget) {
+    private CompletableFuture<Response> sendFuture(String routingKey, Request request, Duration budget,
+            Batchable batchable) {
         CompletableFuture<Response> future = new CompletableFuture<>();
         connections.submit(routingKey, new PendingRequest(request, budget.toNanos(), future::complete,
-                future::completeExceptionally, null));
+                future::completeExceptionally, null).batchable(batchable));
         return future;
     }
 
@@ -269,7 +290,12 @@ public class PacerRedis {
         connections.close();
     }
 
-    private static Request scriptRequest(Command command, String scriptOrSha, List<String> keys, List<String> args) {
+    /** The slot of {@code key} when requests are routed by slot (Redis Cluster), else 0: a batch lies in one slot. */
+    public int batchSlot(String key) {
+        return connections.routesBySlot() ? ClusterSlots.slot(key) : 0;
+    }
+
+    static Request scriptRequest(Command command, String scriptOrSha, List<String> keys, List<String> args) {
         Request request = Request.cmd(command).arg(scriptOrSha).arg(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             request.arg(keys.get(i));

@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.redis;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -26,6 +27,12 @@ final class PendingRequest {
     private long timerId = -1;
     private long timerDueNanos;
     private ContextInternal context;
+    /** May travel with others of its group in one call, or {@code null}. */
+    private Batchable batchable;
+    /** The group whose place in flight this request holds ({@link RequestBatches}), or {@code null}. */
+    private Object group;
+    /** For a batch: the requests it answers, written when it is. */
+    private List<PendingRequest> parts;
 
     /**
      * @param onResponse called with Redis's answer
@@ -43,6 +50,28 @@ final class PendingRequest {
 
     Request request() {
         return request;
+    }
+
+    Batchable batchable() {
+        return batchable;
+    }
+
+    /** Lets this request travel with others of its group ({@link RequestBatches}). */
+    PendingRequest batchable(Batchable batchable) {
+        this.batchable = batchable;
+        return this;
+    }
+
+    Object group() {
+        return group;
+    }
+
+    void group(Object group) {
+        this.group = group;
+    }
+
+    void parts(List<PendingRequest> parts) {
+        this.parts = parts;
     }
 
     long budgetNanos() {
@@ -72,6 +101,11 @@ final class PendingRequest {
 
     void written() {
         written = true;
+        if (parts != null) {
+            for (PendingRequest part : parts) {
+                part.written();
+            }
+        }
     }
 
     /** The subscriber went away: nothing is answered, and a request still queued is skipped. */

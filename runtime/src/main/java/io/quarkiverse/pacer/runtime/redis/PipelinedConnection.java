@@ -59,6 +59,7 @@ final class PipelinedConnection {
 
     private final ArrayDeque<PendingRequest> queued = new ArrayDeque<>();
     private final ArrayDeque<PendingRequest> written = new ArrayDeque<>();
+    private final RequestBatches batches = new RequestBatches(this::resend);
     private State state = State.CLOSED;
     private String shutdownReason = "Pacer is shutting down";
     private RedisConnection connection;
@@ -123,13 +124,17 @@ final class PipelinedConnection {
             default:
                 break;
         }
-        if (queued.size() >= maxQueued) {
+        if (queued.size() + batches.waiting() >= maxQueued) {
             request.fail(new RedisOverloadedException("Pacer's Redis request queue is full (" + maxQueued
                     + " requests waiting for an answer from Redis); raise quarkus.pacer.redis.max-queued or add"
                     + " quarkus.pacer.redis.connections if Redis itself has capacity left"));
             return;
         }
         request.armTimer(context, this::timedOut);
+        if (batches.hold(request)) {
+            // Waits for one of its group's calls in flight to be answered, then goes with the others in one call.
+            return;
+        }
         queued.add(request);
         if (state == State.CLOSED) {
             open();
@@ -203,6 +208,7 @@ final class PipelinedConnection {
         while (state == State.CONNECTED && written.size() < maxInFlight && !queued.isEmpty()) {
             PendingRequest request = queued.poll();
             if (request.isDone()) {
+                released(request);
                 continue;
             }
             if (current.pendingQueueFull()) {
@@ -235,6 +241,7 @@ final class PipelinedConnection {
         } else {
             request.fail(connectionLoss(failure));
         }
+        released(request);
         drain();
     }
 
@@ -272,7 +279,11 @@ final class PipelinedConnection {
             return;
         }
         if (!request.isWritten()) {
-            queued.remove(request);
+            if (queued.remove(request)) {
+                released(request);
+            } else {
+                batches.remove(request);
+            }
         }
         request.fail(failure);
         long stall = Math.max(MIN_STALL_NANOS, STALL_BUDGETS * budget);
@@ -300,10 +311,39 @@ final class PipelinedConnection {
         return new RedisUnavailableException("Redis is unreachable: " + lastFailure, lastFailure);
     }
 
-    private static void failAll(ArrayDeque<PendingRequest> requests, Throwable failure) {
+    /**
+     * Fails every request of {@code requests}. The calls their groups release go first in the queue: failed in turn
+     * when the queue is failed (no connection), sent on the next connection when the written requests are failed.
+     */
+    private void failAll(ArrayDeque<PendingRequest> requests, Throwable failure) {
         PendingRequest request;
         while ((request = requests.poll()) != null) {
             request.fail(failure);
+            released(request);
+        }
+    }
+
+    /** A request of a group left the connection: the group's next call (a batch of what waited) is queued first. */
+    private void released(PendingRequest request) {
+        PendingRequest next = batches.released(request);
+        if (next == null) {
+            return;
+        }
+        if (state == State.SHUT_DOWN) {
+            next.fail(new RedisUnavailableException(shutdownReason));
+            released(next);
+        } else {
+            queued.addFirst(next);
+        }
+    }
+
+    /** A batch sent again with the script's source after {@code NOSCRIPT} (it already holds its group's place). */
+    private void resend(PendingRequest batch) {
+        if (state == State.SHUT_DOWN) {
+            batch.fail(new RedisUnavailableException(shutdownReason));
+            released(batch);
+        } else {
+            queued.addFirst(batch);
         }
     }
 }

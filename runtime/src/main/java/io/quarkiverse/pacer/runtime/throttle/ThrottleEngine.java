@@ -185,7 +185,16 @@ public class ThrottleEngine {
     }
 
     private Uni<Response> evaluate(ThrottleStack stack, String key, ThrottleMode mode, String token) {
-        return redis.eval(stack.script, stack.keys(key), stack.args(mode, token), timeout);
+        List<String> keys = stack.keys(key);
+        List<String> args = stack.args(mode, token);
+        return redis.eval(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args));
+    }
+
+    /** Acquire and peek decisions may be batched with others queued behind them; releases and resets go alone. */
+    private ThrottleBatchPart batchPart(ThrottleStack stack, ThrottleMode mode, List<String> keys, List<String> args) {
+        return mode == ThrottleMode.ACQUIRE || mode == ThrottleMode.PEEK
+                ? new ThrottleBatchPart(stack.batchScript, redis.batchSlot(keys.get(0)), keys, args)
+                : null;
     }
 
     /**
@@ -233,7 +242,9 @@ public class ThrottleEngine {
         // and restore the caller's context at every step, a seventh of the CPU of a decision (see the Performance page).
         Response response;
         try {
-            response = redis.evalFuture(stack.script, stack.keys(key), stack.args(mode, token), timeout).get();
+            List<String> keys = stack.keys(key);
+            List<String> args = stack.args(mode, token);
+            response = redis.evalFuture(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CompletionException(e);

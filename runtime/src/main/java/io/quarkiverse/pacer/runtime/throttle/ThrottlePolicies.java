@@ -87,7 +87,8 @@ public class ThrottlePolicies {
     }
 
     /**
-     * The scripts of the annotated stacks and of each policy alone (programmatic API), and the one with every
+     * The scripts of the annotated stacks and of each policy alone (programmatic API), each for one call and for a
+     * batch of calls, and the one with every
      * algorithm (for other clients speaking the script's protocol), in a stable order.
      */
     Collection<LuaScript> scriptsInUse() {
@@ -95,8 +96,10 @@ public class ThrottlePolicies {
         scripts.put(ThrottleScripts.ALL.name(), ThrottleScripts.ALL);
         Map<String, ThrottlePolicy> policies = all();
         for (ThrottlePolicy policy : policies.values()) {
-            LuaScript script = ThrottleScripts.of(EnumSet.of(policy.algorithm));
-            scripts.put(script.name(), script);
+            EnumSet<Algorithm> algorithm = EnumSet.of(policy.algorithm);
+            for (LuaScript script : List.of(ThrottleScripts.of(algorithm), ThrottleScripts.batchOf(algorithm))) {
+                scripts.put(script.name(), script);
+            }
         }
         for (MethodDefinition method : definitions.methods()) {
             EnumSet<Algorithm> algorithms = EnumSet.noneOf(Algorithm.class);
@@ -107,8 +110,9 @@ public class ThrottlePolicies {
                 }
             }
             if (!algorithms.isEmpty()) {
-                LuaScript script = ThrottleScripts.of(algorithms);
-                scripts.put(script.name(), script);
+                for (LuaScript script : List.of(ThrottleScripts.of(algorithms), ThrottleScripts.batchOf(algorithms))) {
+                    scripts.put(script.name(), script);
+                }
             }
         }
         return scripts.values();

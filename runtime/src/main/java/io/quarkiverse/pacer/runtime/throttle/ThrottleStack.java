@@ -25,6 +25,8 @@ public final class ThrottleStack {
     final boolean holdsLeases;
     /** The script with only the algorithms of these policies. */
     final LuaScript script;
+    /** The same, deciding a batch of calls (see {@link ThrottleBatchPart}). */
+    final LuaScript batchScript;
     private final String[][] argsByMode = new String[ThrottleMode.values().length][];
     private final List<String> globalKeys;
     /** Whether an enforcing policy blocks the call's key outright: rejected without asking Redis. */
@@ -54,6 +56,7 @@ public final class ThrottleStack {
         this.needsToken = token;
         this.holdsLeases = leases;
         this.script = policies.length == 0 ? null : ThrottleScripts.forPolicies(policies);
+        this.batchScript = policies.length == 0 ? null : ThrottleScripts.batchForPolicies(policies);
         for (ThrottleMode mode : ThrottleMode.values()) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = mode.arg;

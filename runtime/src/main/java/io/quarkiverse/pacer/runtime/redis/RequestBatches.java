@@ -1,0 +1,157 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import io.vertx.redis.client.Response;
+
+/**
+ * The batching of one {@link PipelinedConnection}, confined to its context: a {@link Batchable} request goes out at
+ * once while its group has fewer than {@link #MAX_IN_FLIGHT} calls in flight on the connection; otherwise it waits,
+ * and when one of the group's calls is answered everything waiting (up to {@link #MAX_PARTS}) goes as one call. So a
+ * batch is only what queued while Redis was busy with the group: no timer, no delay for a lone caller.
+ */
+final class RequestBatches {
+
+    /** Calls of one group in flight at once: two keep Redis busy while the next batch fills. */
+    static final int MAX_IN_FLIGHT = 2;
+    /** Requests per batch, at most, so that one call stays well under a millisecond of Redis's time. */
+    static final int MAX_PARTS = 32;
+
+    private final Map<Object, Group> groups = new HashMap<>();
+    /** Resends a batch with the script's source after {@code NOSCRIPT}. */
+    private final Consumer<PendingRequest> resend;
+    private int waiting;
+
+    RequestBatches(Consumer<PendingRequest> resend) {
+        this.resend = resend;
+    }
+
+    private static final class Group {
+        final Object key;
+        final ArrayDeque<PendingRequest> waiting = new ArrayDeque<>();
+        int inFlight;
+
+        Group(Object key) {
+            this.key = key;
+        }
+    }
+
+    /** Requests waiting for their group, over all groups. */
+    int waiting() {
+        return waiting;
+    }
+
+    /**
+     * Takes {@code request} into its group: {@code true} when it waits for a batch, {@code false} when it goes out now
+     * (then {@link #released} must be called once it leaves the connection).
+     */
+    boolean hold(PendingRequest request) {
+        Batchable batchable = request.batchable();
+        if (batchable == null) {
+            return false;
+        }
+        Group group = groups.computeIfAbsent(batchable.group(), Group::new);
+        request.group(group);
+        if (group.inFlight < MAX_IN_FLIGHT) {
+            group.inFlight++;
+            return false;
+        }
+        group.waiting.add(request);
+        waiting++;
+        return true;
+    }
+
+    /**
+     * A request that counted against its group left the connection (answered, failed or skipped): returns the group's
+     * next call, a batch of what waited (or one request alone), or {@code null}.
+     */
+    PendingRequest released(PendingRequest request) {
+        Group group = (Group) request.group();
+        if (group == null) {
+            return null;
+        }
+        request.group(null);
+        group.inFlight--;
+        List<PendingRequest> parts = new ArrayList<>();
+        while (parts.size() < MAX_PARTS && !group.waiting.isEmpty()) {
+            PendingRequest next = group.waiting.poll();
+            waiting--;
+            if (!next.isDone()) {
+                parts.add(next);
+            }
+        }
+        if (parts.isEmpty()) {
+            if (group.inFlight == 0 && group.waiting.isEmpty()) {
+                groups.remove(group.key);
+            }
+            return null;
+        }
+        group.inFlight++;
+        PendingRequest next = parts.size() == 1 ? parts.get(0) : batch(parts, false);
+        next.group(group);
+        return next;
+    }
+
+    /** A request that waited timed out: it leaves its group's queue. */
+    boolean remove(PendingRequest request) {
+        Group group = (Group) request.group();
+        if (group != null && group.waiting.remove(request)) {
+            waiting--;
+            request.group(null);
+            return true;
+        }
+        return false;
+    }
+
+    private PendingRequest batch(List<PendingRequest> parts, boolean source) {
+        List<Batchable> batchables = new ArrayList<>(parts.size());
+        long budget = Long.MAX_VALUE;
+        for (PendingRequest part : parts) {
+            batchables.add(part.batchable());
+            budget = Math.min(budget, part.budgetNanos());
+        }
+        PendingRequest[] batch = new PendingRequest[1];
+        batch[0] = new PendingRequest(batchables.get(0).batch(batchables, source), budget,
+                response -> answer(parts, response), failure -> {
+                    if (!source && PacerRedis.isNoScript(failure)) {
+                        PendingRequest again = batch(parts, true);
+                        // The failed call still holds its group's place until it is released: the resend takes its own.
+                        Group group = (Group) batch[0].group();
+                        if (group != null) {
+                            group.inFlight++;
+                            again.group(group);
+                        }
+                        resend.accept(again);
+                    } else {
+                        for (PendingRequest part : parts) {
+                            part.fail(failure);
+                        }
+                    }
+                }, null);
+        batch[0].parts(parts);
+        return batch[0];
+    }
+
+    private static void answer(List<PendingRequest> parts, Response response) {
+        for (int i = 0; i < parts.size(); i++) {
+            PendingRequest part = parts.get(i);
+            Response answer;
+            try {
+                answer = part.batchable().part(response, i);
+            } catch (RuntimeException e) {
+                part.fail(e);
+                continue;
+            }
+            if (answer instanceof Throwable failure) {
+                part.fail(failure);
+            } else {
+                part.complete(answer);
+            }
+        }
+    }
+}
