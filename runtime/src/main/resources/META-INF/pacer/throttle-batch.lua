@@ -4,7 +4,10 @@
 -- Returns one reply per call: the one-call reply (see throttle-prelude.lua), or an error reply for a call that failed
 -- on the data under its keys, which fails that call alone (a failing call writes nothing: its checks read every key
 -- before it commits any).
+-- A key of FIXED_WINDOW, TOKEN_BUCKET or LEAKY_BUCKET is read at most once and written at most once per batch (STATE,
+-- see throttle-prelude.lua), so a hot key costs one read and one write per batch.
 -- Work: the sum of the calls' work; the caller bounds the number of calls per batch.
+STATE = {}
 local calls = tonumber(ARGV[1])
 local replies = {}
 local k = 1
@@ -22,4 +25,5 @@ for c = 1, calls do
     k = k + policies
     a = a + 3 + 6 * policies
 end
+flush_state()
 return replies

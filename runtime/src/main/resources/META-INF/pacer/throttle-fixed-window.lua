@@ -7,14 +7,14 @@ ALGORITHMS[1] = {
     check = function(base, limit, window, burst, cost)
         local index = floor_div(NOW, window)
         local key = base .. ':fw:' .. index_suffix(index)
-        local used = tonumber(redis.call('GET', key) or '0')
+        local used = tonumber(cached_state(key) or remember_state(key, redis.call('GET', key) or '0'))
         local rest = (index + 1) * window - NOW
         local unchanged = 0
         if used > 0 then
             unchanged = rest
         end
         if used + cost <= limit then
-            return 1, limit - used - cost, 0, rest, unchanged, key, rest
+            return 1, limit - used - cost, 0, rest, unchanged, key, rest, used
         end
         local remaining = limit - used
         if remaining < 0 then
@@ -23,9 +23,13 @@ ALGORITHMS[1] = {
         -- The next window starts empty and cost <= limit is checked at build time.
         return 0, remaining, rest, rest, rest, key, rest
     end,
-    commit = function(base, limit, window, burst, cost, token, key, rest)
-        redis.call('INCRBY', key, cost)
-        expire_after(key, rest)
+    commit = function(base, limit, window, burst, cost, token, key, rest, used)
+        if STATE then
+            committed_state(key, used + cost, rest, write_integer)
+        else
+            redis.call('INCRBY', key, cost)
+            expire_after(key, rest)
+        end
     end,
     release = function(base, token, cost)
     end,

@@ -9,7 +9,7 @@ ALGORITHMS[5] = {
         local key = base .. ':lb'
         local interval = ceil_div(window, limit)
         local tolerance = burst * interval
-        local tat = tonumber(redis.call('GET', key) or '0')
+        local tat = tonumber(cached_state(key) or remember_state(key, redis.call('GET', key) or '0'))
         if tat < NOW then
             tat = NOW
         end
@@ -25,8 +25,7 @@ ALGORITHMS[5] = {
         return 0, remaining, ahead - tolerance, tat - NOW, tat - NOW, key, new_tat
     end,
     commit = function(base, limit, window, burst, cost, token, key, new_tat)
-        redis.call('SET', key, index_suffix(new_tat))
-        expire_after(key, new_tat - NOW)
+        committed_state(key, new_tat, new_tat - NOW, write_integer)
     end,
     release = function(base, token, cost)
     end,

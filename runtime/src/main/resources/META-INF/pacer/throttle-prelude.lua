@@ -80,6 +80,50 @@ local function expire_after(key, micros)
     redis.call('PEXPIRE', key, millis)
 end
 
+-- A batch (throttle-batch.lua) sets STATE to a table: the O(1) algorithms (FIXED_WINDOW, TOKEN_BUCKET, LEAKY_BUCKET)
+-- then read each key at most once per batch (cached_state) and keep what their commits leave in STATE
+-- (committed_state), written once at the batch's end (flush_state), so a hot key costs one read and one write per
+-- batch instead of per call. Outside a batch STATE is nil and every commit writes at once.
+local STATE = nil
+
+-- The value cached for `key` in this batch, or nil (always nil outside a batch).
+local function cached_state(key)
+    local entry = STATE and STATE[key]
+    return entry and entry.value
+end
+
+-- Caches a value read from Redis for the rest of the batch.
+local function remember_state(key, value)
+    if STATE then
+        STATE[key] = { value = value }
+    end
+    return value
+end
+
+-- Records the state a commit leaves: `write(key, value)` and a TTL of `micros`, now outside a batch, at its end in one.
+local function committed_state(key, value, micros, write)
+    if STATE then
+        STATE[key] = { value = value, micros = micros, write = write }
+    else
+        write(key, value)
+        expire_after(key, micros)
+    end
+end
+
+local function flush_state()
+    for key, entry in pairs(STATE) do
+        if entry.write then
+            entry.write(key, entry.value)
+            expire_after(key, entry.micros)
+        end
+    end
+end
+
+-- Writers of committed_state: an integer as a string value.
+local function write_integer(key, value)
+    redis.call('SET', key, index_suffix(value))
+end
+
 -- The rejection of a sorted-set log (SLIDING_LOG entries, CONCURRENCY leases) of `live` entries scored from `from`:
 -- retry when the entry whose expiry frees enough room for `cost` permits expires (its score + `offset`).
 local function log_rejection(key, from, live, cost, limit, offset, window, reset)

@@ -6,6 +6,10 @@
 -- changed, clamped to the new capacity; the time since refills at the new rate.
 -- An absent key means a full bucket. TTL = the time until the bucket is full again.
 -- Work: O(1).
+local function write_bucket(key, state)
+    redis.call('HSET', key, 'l', index_suffix(state[1]), 't', index_suffix(state[2]), 'w', index_suffix(state[3]))
+end
+
 ALGORITHMS[4] = {
     check = function(base, limit, window, burst, cost)
         local key = base .. ':tb'
@@ -13,7 +17,7 @@ ALGORITHMS[4] = {
         local need = cost * window
         local level = capacity
         local since = NOW
-        local stored = redis.call('HMGET', key, 'l', 't', 'w')
+        local stored = cached_state(key) or remember_state(key, redis.call('HMGET', key, 'l', 't', 'w'))
         if stored[1] and stored[2] then
             level = tonumber(stored[1])
             since = tonumber(stored[2])
@@ -46,8 +50,7 @@ ALGORITHMS[4] = {
                 ceil_div(capacity - level, limit), key, after, since
     end,
     commit = function(base, limit, window, burst, cost, token, key, after, since)
-        redis.call('HSET', key, 'l', index_suffix(after), 't', index_suffix(since), 'w', index_suffix(window))
-        expire_after(key, ceil_div(burst * window - after, limit))
+        committed_state(key, { after, since, window }, ceil_div(burst * window - after, limit), write_bucket)
     end,
     release = function(base, token, cost)
     end,
