@@ -8,7 +8,9 @@ import io.quarkiverse.pacer.runtime.redis.LuaScript;
  */
 public final class DelayedScripts {
 
-    public static final LuaScript SCHEDULE = readingMessages("delayed-schedule");
+    public static final LuaScript SCHEDULE = schedule("delayed-schedule");
+    /** Concurrent schedule calls of one shard in one script run ({@link ScheduleBatchPart}). */
+    public static final LuaScript SCHEDULE_BATCH = schedule("delayed-schedule-batch");
     public static final LuaScript SCHEDULE_ALL = readingMessages("delayed-schedule-all");
     public static final LuaScript CLAIM = readingMessages("delayed-claim");
     public static final LuaScript ACK = LuaScript.load("delayed-ack");
@@ -33,6 +35,10 @@ public final class DelayedScripts {
     static final int DEAD_LETTER_BATCH = 500;
 
     private DelayedScripts() {
+    }
+
+    private static LuaScript schedule(String name) {
+        return LuaScript.join(name, "delayed-message", "delayed-schedule-message", name);
     }
 
     private static LuaScript readingMessages(String name) {

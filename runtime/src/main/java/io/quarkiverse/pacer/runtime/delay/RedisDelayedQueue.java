@@ -335,7 +335,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
                 ? redis.evalAndWait(DelayedScripts.SCHEDULE, k.all, args, 1, durabilityTimeout)
                         .map(replicated -> confirmed(replicated, "message " + id + " of queue " + queue,
                                 "schedule it again with the same id: scheduling by id is an upsert"))
-                : redis.eval(DelayedScripts.SCHEDULE, k.all, args);
+                : redis.eval(DelayedScripts.SCHEDULE, k.all, args, redis.timeout(), new ScheduleBatchPart(k, args));
         Supplier<Uni<Boolean>> operation = () -> written.get()
                 .map(r -> r.get(0).toInteger() == 1)
                 .invoke(stored -> {
