@@ -1,16 +1,16 @@
 -- The driver of the throttle script (see throttle-prelude.lua for KEYS, ARGV and the return value): decide() checks
 -- every policy of one call read-only, then, in acquire mode and only if no enforcing (non-shadow) policy rejected,
 -- commits every policy that admitted the call. A rejected call therefore consumes nothing of any policy.
--- One call's policies are KEYS[k .. k + policies - 1] and ARGV[a .. a + 6 * policies - 1] (6 values per policy, as in
--- the prelude), so a batch (throttle-batch.lua) decides several calls' slices of KEYS and ARGV one after the other.
+-- One call's policies are keys[k .. k + policies - 1] (KEYS, or key names passed in ARGV) and ARGV[a .. a + 6 *
+-- policies - 1] (6 values per policy, as in the prelude), so decide_all decides several calls' slices one by one.
 -- Work: one check and at most one commit per policy.
-local function decide(mode, token, k, policies, a)
+local function decide(mode, token, keys, k, policies, a)
     if mode == 4 then
         -- Renewal: extend the call's leases only if all of them are still live; never revive an expired one.
         for i = 1, policies do
             local at = a + 6 * (i - 1)
             local algorithm = ALGORITHMS[tonumber(ARGV[at])]
-            if algorithm.held and not algorithm.held(KEYS[k + i - 1], token, tonumber(ARGV[at + 4])) then
+            if algorithm.held and not algorithm.held(keys[k + i - 1], token, tonumber(ARGV[at + 4])) then
                 return { 0 }
             end
         end
@@ -18,7 +18,7 @@ local function decide(mode, token, k, policies, a)
             local at = a + 6 * (i - 1)
             local algorithm = ALGORITHMS[tonumber(ARGV[at])]
             if algorithm.renew then
-                algorithm.renew(KEYS[k + i - 1], token, tonumber(ARGV[at + 4]), tonumber(ARGV[at + 2]))
+                algorithm.renew(keys[k + i - 1], token, tonumber(ARGV[at + 4]), tonumber(ARGV[at + 2]))
             end
         end
         return { 1 }
@@ -29,9 +29,9 @@ local function decide(mode, token, k, policies, a)
             local at = a + 6 * (i - 1)
             local algorithm = ALGORITHMS[tonumber(ARGV[at])]
             if mode == 2 then
-                algorithm.release(KEYS[k + i - 1], token, tonumber(ARGV[at + 4]))
+                algorithm.release(keys[k + i - 1], token, tonumber(ARGV[at + 4]))
             else
-                algorithm.reset(KEYS[k + i - 1], tonumber(ARGV[at + 2]))
+                algorithm.reset(keys[k + i - 1], tonumber(ARGV[at + 2]))
             end
         end
         return { 1 }
@@ -44,7 +44,7 @@ local function decide(mode, token, k, policies, a)
     for i = 1, policies do
         local at = a + 6 * (i - 1)
         local algorithm = ALGORITHMS[tonumber(ARGV[at])]
-        local ok, remaining, retry, reset, unchanged, a, b, c = algorithm.check(KEYS[k + i - 1], tonumber(ARGV[at + 1]),
+        local ok, remaining, retry, reset, unchanged, a, b, c = algorithm.check(keys[k + i - 1], tonumber(ARGV[at + 1]),
                 tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4]))
         admitted[i] = ok
         states[i] = { a, b, c, unchanged }
@@ -63,7 +63,7 @@ local function decide(mode, token, k, policies, a)
         local cost = tonumber(ARGV[at + 4])
         if mode == 0 and result[1] == 1 and admitted[i] == 1 then
             local state = states[i]
-            fences[i] = ALGORITHMS[tonumber(ARGV[at])].commit(KEYS[k + i - 1], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
+            fences[i] = ALGORITHMS[tonumber(ARGV[at])].commit(keys[k + i - 1], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
                     tonumber(ARGV[at + 3]), cost, token, state[1], state[2], state[3]) or 0
         elseif admitted[i] == 1 then
             -- Nothing was taken: report what is left now, and when the state as it is now is back to full.
@@ -79,4 +79,31 @@ local function decide(mode, token, k, policies, a)
         end
     end
     return result
+end
+
+-- A batch of calls (throttle-batch.lua, throttle-batch-cross-slot.lua), decided one after the other with the outcomes
+-- they would have had one by one (one TIME for all): ARGV[a] onwards holds, per call, its number of policies n, mode (0
+-- acquire or 1 peek), token and the 6 values of each of its n policies; keys holds the n keys of each call, in order.
+-- Returns one reply per call: the one-call reply, or an error reply for a call that failed on the data under its keys,
+-- which fails that call alone (a failing call writes nothing: its checks read every key before it commits any).
+-- A key of FIXED_WINDOW, TOKEN_BUCKET or LEAKY_BUCKET is read at most once and written at most once per batch (STATE,
+-- see throttle-prelude.lua), so a hot key costs one read and one write per batch.
+-- Work: the sum of the calls' work; the caller bounds the number of calls per batch (RequestBatches.MAX_PARTS).
+local function decide_all(keys, calls, a)
+    STATE = {}
+    local replies = {}
+    local k = 1
+    for c = 1, calls do
+        local policies = tonumber(ARGV[a])
+        local ok, reply = pcall(decide, tonumber(ARGV[a + 1]), ARGV[a + 2], keys, k, policies, a + 3)
+        if ok or (type(reply) == 'table' and reply.err) then
+            replies[c] = reply
+        else
+            replies[c] = { err = 'ERR ' .. tostring(reply) }
+        end
+        k = k + policies
+        a = a + 3 + 6 * policies
+    end
+    flush_state()
+    return replies
 end

@@ -6,10 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -20,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.pacer.deployment.support.ManyCallers;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -48,7 +45,7 @@ class ThrottleBatchedDecisionsTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, SecondInstance.class, RedisInfo.class));
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, SecondInstance.class, RedisInfo.class, ManyCallers.class));
 
     @Inject
     Api api;
@@ -133,31 +130,8 @@ class ThrottleBatchedDecisionsTest {
         }
     }
 
-    /** {@value #CALLERS} threads, released together, each calling {@value #CALLS_PER_CALLER} times: the admissions. */
     private static int load(Callable<Boolean> call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(CALLERS);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<Integer>> callers = new ArrayList<>();
-            for (int i = 0; i < CALLERS; i++) {
-                callers.add(pool.submit(() -> {
-                    start.await();
-                    int admitted = 0;
-                    for (int c = 0; c < CALLS_PER_CALLER; c++) {
-                        admitted += call.call() ? 1 : 0;
-                    }
-                    return admitted;
-                }));
-            }
-            start.countDown();
-            int admitted = 0;
-            for (Future<Integer> caller : callers) {
-                admitted += caller.get(60, TimeUnit.SECONDS);
-            }
-            return admitted;
-        } finally {
-            pool.shutdownNow();
-        }
+        return ManyCallers.run(CALLERS, CALLS_PER_CALLER, caller -> call.call());
     }
 
     @ApplicationScoped

@@ -20,6 +20,7 @@ import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisFailures;
+import io.quarkiverse.pacer.runtime.redis.RedisVersions;
 import io.quarkiverse.pacer.runtime.tracing.ThrottleTracing;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkus.runtime.StartupEvent;
@@ -59,6 +60,8 @@ public class ThrottleEngine {
     private final RejectionCache rejections;
     /** Switched off only by benchmarks comparing the short-circuit with plain decisions. */
     private volatile boolean shortCircuit = true;
+    /** Decisions batch over every slot of a Redis Cluster master, not one slot: every master runs Redis 7 or later. */
+    private volatile boolean crossSlotBatches;
 
     ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottlePolicies policies, ThrottleResets resets,
             Instance<ThrottleObserver> observer, Instance<ThrottleTracing> tracing) {
@@ -103,6 +106,8 @@ public class ThrottleEngine {
             LOG.warnf("Pacer could not load its throttling script into Redis (client %s) at startup: %s",
                     redis.clientDisplayName(), e.toString());
         }
+        // A batch script may span slots only with Redis 7's script flags; else decisions batch within one slot.
+        crossSlotBatches = redis.routesBySlot() && RedisVersions.everyMasterAtLeast(redis, 7, WARM_UP_TIMEOUT);
     }
 
     /**
@@ -192,9 +197,11 @@ public class ThrottleEngine {
 
     /** Acquire and peek decisions may be batched with others queued behind them; releases and resets go alone. */
     private ThrottleBatchPart batchPart(ThrottleStack stack, ThrottleMode mode, List<String> keys, List<String> args) {
-        return mode == ThrottleMode.ACQUIRE || mode == ThrottleMode.PEEK
-                ? new ThrottleBatchPart(stack.batchScript, redis.batchSlot(keys.get(0)), keys, args)
-                : null;
+        if (mode != ThrottleMode.ACQUIRE && mode != ThrottleMode.PEEK) {
+            return null;
+        }
+        return crossSlotBatches ? ThrottleBatchPart.crossSlot(stack, keys, args)
+                : ThrottleBatchPart.inSlot(stack, redis.batchSlot(keys.get(0)), keys, args);
     }
 
     /**

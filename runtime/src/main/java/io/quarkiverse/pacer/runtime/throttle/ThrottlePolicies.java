@@ -12,6 +12,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleScripts.Entry;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -97,7 +98,7 @@ public class ThrottlePolicies {
         Map<String, ThrottlePolicy> policies = all();
         for (ThrottlePolicy policy : policies.values()) {
             EnumSet<Algorithm> algorithm = EnumSet.of(policy.algorithm);
-            for (LuaScript script : List.of(ThrottleScripts.of(algorithm), ThrottleScripts.batchOf(algorithm))) {
+            for (LuaScript script : List.of(ThrottleScripts.of(algorithm), ThrottleScripts.of(algorithm, Entry.BATCH))) {
                 scripts.put(script.name(), script);
             }
         }
@@ -110,7 +111,7 @@ public class ThrottlePolicies {
                 }
             }
             if (!algorithms.isEmpty()) {
-                for (LuaScript script : List.of(ThrottleScripts.of(algorithms), ThrottleScripts.batchOf(algorithms))) {
+                for (LuaScript script : List.of(ThrottleScripts.of(algorithms), ThrottleScripts.of(algorithms, Entry.BATCH))) {
                     scripts.put(script.name(), script);
                 }
             }

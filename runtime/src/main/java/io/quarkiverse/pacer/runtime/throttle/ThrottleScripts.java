@@ -19,11 +19,26 @@ final class ThrottleScripts {
 
     private static final String PRELUDE = "throttle-prelude";
     private static final String DRIVER = "throttle-driver";
-    private static final String SINGLE = "throttle-single";
-    private static final String BATCH = "throttle-batch";
 
-    private static final ConcurrentHashMap<Set<Algorithm>, LuaScript> BY_ALGORITHMS = new ConcurrentHashMap<>();
-    private static final ConcurrentHashMap<Set<Algorithm>, LuaScript> BATCH_BY_ALGORITHMS = new ConcurrentHashMap<>();
+    /** What a script decides: one call, or a batch of calls (see decide_all in throttle-driver.lua). */
+    enum Entry {
+        SINGLE("throttle", null, "throttle-single"),
+        BATCH("throttle-batch", null, "throttle-batch"),
+        /** A batch over several slots of one Redis Cluster master (Redis 7 or later). */
+        BATCH_CROSS_SLOT("throttle-batch-cross-slot", "throttle-cross-slot", "throttle-batch-cross-slot");
+
+        final String name;
+        /** A file joined in front of the prelude: the script's flags line, which must come first. */
+        final String flags;
+        final String file;
+        final ConcurrentHashMap<Set<Algorithm>, LuaScript> byAlgorithms = new ConcurrentHashMap<>();
+
+        Entry(String name, String flags, String file) {
+            this.name = name;
+            this.flags = flags;
+            this.file = file;
+        }
+    }
 
     /** Every algorithm: for callers that may run any policy (tests, benchmarks, a second instance). */
     static final LuaScript ALL = of(EnumSet.allOf(Algorithm.class));
@@ -31,55 +46,44 @@ final class ThrottleScripts {
     private ThrottleScripts() {
     }
 
-    /** The script deciding the given policies. */
-    static LuaScript forPolicies(ThrottlePolicy[] policies) {
+    /** The script of {@code entry} deciding the given policies. */
+    static LuaScript forPolicies(ThrottlePolicy[] policies, Entry entry) {
         EnumSet<Algorithm> algorithms = EnumSet.noneOf(Algorithm.class);
         for (ThrottlePolicy policy : policies) {
             algorithms.add(policy.algorithm);
         }
-        return of(algorithms);
+        return of(algorithms, entry);
     }
 
-    /** The script deciding policies of exactly these algorithms (joined once per distinct set). */
+    /** The script deciding one call whose policies use exactly these algorithms (joined once per distinct set). */
     static LuaScript of(Set<Algorithm> algorithms) {
-        return of(algorithms, BY_ALGORITHMS, SINGLE);
+        return of(algorithms, Entry.SINGLE);
     }
 
-    /** The script deciding a batch of calls whose policies use exactly these algorithms (see throttle-batch.lua). */
-    static LuaScript batchOf(Set<Algorithm> algorithms) {
-        return of(algorithms, BATCH_BY_ALGORITHMS, BATCH);
-    }
-
-    /** The batch script for the given policies. */
-    static LuaScript batchForPolicies(ThrottlePolicy[] policies) {
-        EnumSet<Algorithm> algorithms = EnumSet.noneOf(Algorithm.class);
-        for (ThrottlePolicy policy : policies) {
-            algorithms.add(policy.algorithm);
-        }
-        return batchOf(algorithms);
-    }
-
-    private static LuaScript of(Set<Algorithm> algorithms, ConcurrentHashMap<Set<Algorithm>, LuaScript> cache,
-            String entry) {
-        LuaScript cached = cache.get(algorithms);
+    /** The script of {@code entry} for exactly these algorithms (joined once per distinct set). */
+    static LuaScript of(Set<Algorithm> algorithms, Entry entry) {
+        LuaScript cached = entry.byAlgorithms.get(algorithms);
         if (cached != null) {
             return cached;
         }
         EnumSet<Algorithm> key = algorithms.isEmpty() ? EnumSet.noneOf(Algorithm.class) : EnumSet.copyOf(algorithms);
-        return cache.computeIfAbsent(key, set -> join(set, entry));
+        return entry.byAlgorithms.computeIfAbsent(key, set -> join(set, entry));
     }
 
-    private static LuaScript join(Set<Algorithm> algorithms, String entry) {
-        List<String> parts = new ArrayList<>(algorithms.size() + 3);
+    private static LuaScript join(Set<Algorithm> algorithms, Entry entry) {
+        List<String> parts = new ArrayList<>(algorithms.size() + 4);
+        if (entry.flags != null) {
+            parts.add(entry.flags);
+        }
         parts.add(PRELUDE);
-        StringBuilder name = new StringBuilder(entry.equals(BATCH) ? "throttle-batch" : "throttle");
+        StringBuilder name = new StringBuilder(entry.name);
         // Enum order is the code order of the prelude's ALGORITHMS table, so a set always joins the same way.
         for (Algorithm algorithm : algorithms) {
             parts.add(file(algorithm));
             name.append('-').append(ThrottlePolicy.code(algorithm));
         }
         parts.add(DRIVER);
-        parts.add(entry);
+        parts.add(entry.file);
         return LuaScript.join(name.toString(), parts.toArray(new String[0]));
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.RandomAccess;
 
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleScripts.Entry;
 import io.quarkiverse.pacer.throttle.Algorithm;
 
 /**
@@ -27,6 +28,8 @@ public final class ThrottleStack {
     final LuaScript script;
     /** The same, deciding a batch of calls (see {@link ThrottleBatchPart}). */
     final LuaScript batchScript;
+    /** The same, deciding a batch of calls over several slots of one Redis Cluster master (Redis 7 or later). */
+    final LuaScript crossSlotBatchScript;
     private final String[][] argsByMode = new String[ThrottleMode.values().length][];
     private final List<String> globalKeys;
     /** Whether an enforcing policy blocks the call's key outright: rejected without asking Redis. */
@@ -55,8 +58,10 @@ public final class ThrottleStack {
         }
         this.needsToken = token;
         this.holdsLeases = leases;
-        this.script = policies.length == 0 ? null : ThrottleScripts.forPolicies(policies);
-        this.batchScript = policies.length == 0 ? null : ThrottleScripts.batchForPolicies(policies);
+        this.script = policies.length == 0 ? null : ThrottleScripts.forPolicies(policies, Entry.SINGLE);
+        this.batchScript = policies.length == 0 ? null : ThrottleScripts.forPolicies(policies, Entry.BATCH);
+        this.crossSlotBatchScript = policies.length == 0 ? null
+                : ThrottleScripts.forPolicies(policies, Entry.BATCH_CROSS_SLOT);
         for (ThrottleMode mode : ThrottleMode.values()) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = mode.arg;
