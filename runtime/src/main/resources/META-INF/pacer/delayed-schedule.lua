@@ -5,8 +5,8 @@
 -- ARGV[1]: message id
 -- ARGV[2]: payload part: the payload, after '<n>:<trace context>' when the encoding is upper case
 -- ARGV[3]: payload encoding ('t' text/JSON, 'b' base64 bytes; 'T', 'B' with a trace context)
--- ARGV[4]: mode: 'upsert' (replace an existing message of the same id, keeping its trace context) or 'absent' (keep
---          an existing one)
+-- ARGV[4]: mode: 'upsert' (replace an existing message of the same id, keeping its trace context), 'absent' (keep
+--          an existing one) or 'new' (an id Pacer generated at random: stored without looking for an existing one)
 -- ARGV[5]: due time in epoch millis, or '' to use Redis TIME + ARGV[6]
 -- ARGV[6]: delay in millis, added to Redis TIME when ARGV[5] is ''
 -- ARGV[7]: wake-up channel, notified with the due time when the message becomes the queue's earliest

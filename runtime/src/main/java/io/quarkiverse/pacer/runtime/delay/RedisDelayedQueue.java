@@ -180,12 +180,15 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Duration delay) {
-        return schedule(queue, UUID.randomUUID().toString(), payload, delay);
+        // A random id has no earlier message to replace: stored as new, without the upsert's lookups.
+        String id = UUID.randomUUID().toString();
+        return store(queue, id, payload, "new", null, delay).replaceWith(id);
     }
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Instant dueAt) {
-        return schedule(queue, UUID.randomUUID().toString(), payload, dueAt);
+        String id = UUID.randomUUID().toString();
+        return store(queue, id, payload, "new", Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 
     @Override

@@ -298,13 +298,20 @@ final class PipelinedConnection {
     }
 
     /**
-     * Vert.x fails the requests still pending on a connection that ends with the error reply {@code CONNECTION_CLOSED}:
-     * that is the connection lost under a written request (an outage), not an answer of Redis's.
+     * Vert.x fails the requests still pending on a connection that ends with the error reply {@code CONNECTION_CLOSED},
+     * and a request sent on a connection that has just ended with "Connection is closed": both are the connection lost
+     * (an outage), not an answer of Redis's.
      */
     private static Throwable connectionLoss(Throwable failure) {
-        return failure instanceof ErrorType && "CONNECTION_CLOSED".equals(failure.getMessage())
-                ? new RedisUnavailableException("the connection to Redis was lost under a written request", failure)
-                : failure;
+        if (failure instanceof ErrorType && "CONNECTION_CLOSED".equals(failure.getMessage())) {
+            return new RedisUnavailableException("the connection to Redis was lost under a written request", failure);
+        }
+        if (!(failure instanceof ErrorType) && "Connection is closed".equals(failure.getMessage())) {
+            // Vert.x refuses to send on a connection that has just ended, before its end handler told us.
+            return new RedisUnavailableException("the connection to Redis was closed before the request was sent",
+                    failure);
+        }
+        return failure;
     }
 
     private RedisUnavailableException unreachable() {
