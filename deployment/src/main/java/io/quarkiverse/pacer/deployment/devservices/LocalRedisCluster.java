@@ -101,7 +101,7 @@ public final class LocalRedisCluster extends LocalRedisSetup {
     }
 
     /** {@code quarkus.redis.hosts}: every node, masters first, so the client finds the cluster from any of them. */
-    String hosts() {
+    public String hosts() {
         StringJoiner hosts = new StringJoiner(",");
         for (RedisProcess node : nodes) {
             hosts.add("redis://127.0.0.1:" + node.port());

@@ -5,7 +5,6 @@ import java.time.Duration;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -34,14 +33,6 @@ public class PlansResource {
     @Throttled(name = "it-plans", limit = 1, window = "1m", algorithm = Algorithm.FIXED_WINDOW, limits = PlanLimits.class)
     public String report(@PathParam("tenant") @ThrottleKey String tenant) {
         return "report for " + tenant;
-    }
-
-    /** The exactness test's plan endpoint: the same plans per day, so no test run crosses a window. */
-    @POST
-    @Path("/exact/{tenant}")
-    @Throttled(name = "it-plans-exact", limit = 1, window = "1d", algorithm = Algorithm.FIXED_WINDOW, limits = PlanLimits.class)
-    public String exact(@PathParam("tenant") @ThrottleKey String tenant) {
-        return "ok";
     }
 
     /** The limit a tenant has now under a policy (its plan, or the override), without taking a permit. */

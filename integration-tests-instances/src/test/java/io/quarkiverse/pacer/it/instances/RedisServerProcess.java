@@ -54,7 +54,8 @@ final class RedisServerProcess implements AutoCloseable {
         if (path != null) {
             for (String dir : path.split(java.io.File.pathSeparator)) {
                 if (!dir.isBlank() && Files.isExecutable(Path.of(dir, "redis-server"))) {
-                    return "redis-server";
+                    // absolute: a killed Cluster node is restarted by the path its INFO reports
+                    return Path.of(dir, "redis-server").toAbsolutePath().toString();
                 }
             }
         }

@@ -61,6 +61,24 @@ final class AppInstance implements AutoCloseable {
         }
     }
 
+    /** The status and body of a call; status -1 when the instance could not be reached. */
+    record Answer(int status, String body) {
+    }
+
+    Answer call(String method, String path) {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri(path))
+                    .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.body());
+        } catch (IOException e) {
+            return new Answer(-1, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(-1, e.toString());
+        }
+    }
+
     String get(String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
