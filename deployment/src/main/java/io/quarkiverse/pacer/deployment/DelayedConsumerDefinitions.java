@@ -137,8 +137,9 @@ final class DelayedConsumerDefinitions {
         try {
             Duration parsed = DurationConverter.parseDuration(text);
             if (parsed == null || parsed.compareTo(minimum) < 0) {
-                problems.add(where + ": " + member + " must be at least " + minimum
-                        + ", was \"" + text + "\"");
+                // In milliseconds, as the configuration's check words it ("lease must be at least 100ms").
+                problems.add(where + ": " + member + " must be at least " + minimum.toMillis() + "ms, was \"" + text
+                        + "\"");
                 return 0;
             }
             return parsed.toMillis();
