@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.inject.Instance;
 
@@ -158,38 +159,32 @@ public class PacerDelayQueuesJsonRpcService {
 
     /** Makes a waiting or dead-lettered message due at once. */
     public Uni<JsonObject> deliverNow(String queue, String id) {
-        return Uni.createFrom().deferred(() -> this.queue.deliverNow(queue, id)).map(done -> result("deliverNow",
-                queue, id, done ? 1 : 0));
+        return onMessage("deliverNow", queue, id, () -> this.queue.deliverNow(queue, id));
     }
 
     /** Removes one message, whatever its state. */
     public Uni<JsonObject> cancel(String queue, String id) {
-        return Uni.createFrom().deferred(() -> this.queue.cancel(queue, id)).map(done -> result("cancel", queue, id,
-                done ? 1 : 0));
+        return onMessage("cancel", queue, id, () -> this.queue.cancel(queue, id));
     }
 
     /** Moves one dead letter back to the queue, due now. */
     public Uni<JsonObject> replay(String queue, String id) {
-        return Uni.createFrom().deferred(() -> this.queue.replay(queue, id)).map(done -> result("replay", queue, id,
-                done ? 1 : 0));
+        return onMessage("replay", queue, id, () -> this.queue.replay(queue, id));
     }
 
     /** Moves every dead letter of the queue back, due now (bounded batches). */
     public Uni<JsonObject> replayAll(String queue) {
-        return Uni.createFrom().deferred(() -> this.queue.replayDeadLetters(queue)).map(count -> result("replayAll",
-                queue, null, count));
+        return onQueue("replayAll", queue, () -> this.queue.replayDeadLetters(queue));
     }
 
     /** Deletes one dead letter for good. */
     public Uni<JsonObject> purge(String queue, String id) {
-        return Uni.createFrom().deferred(() -> this.queue.purge(queue, id)).map(done -> result("purge", queue, id,
-                done ? 1 : 0));
+        return onMessage("purge", queue, id, () -> this.queue.purge(queue, id));
     }
 
     /** Deletes every dead letter of the queue (bounded batches). */
     public Uni<JsonObject> purgeAll(String queue) {
-        return Uni.createFrom().deferred(() -> this.queue.purgeDeadLetters(queue)).map(count -> result("purgeAll",
-                queue, null, count));
+        return onQueue("purgeAll", queue, () -> this.queue.purgeDeadLetters(queue));
     }
 
     /**
@@ -206,6 +201,17 @@ public class PacerDelayQueuesJsonRpcService {
                 .deferred(() -> this.queue.scheduleText(queue, messageId, payload == null ? "" : payload,
                         Duration.ofMillis(delayMillis), consumer))
                 .map(scheduled -> result("schedule", queue, scheduled, 1).put("delayMillis", delayMillis));
+    }
+
+    /** An operation on one message; it counts 1 when the message was there. */
+    private static Uni<JsonObject> onMessage(String action, String queue, String id,
+            Supplier<Uni<? extends Boolean>> operation) {
+        return Uni.createFrom().deferred(operation).map(done -> result(action, queue, id, done ? 1 : 0));
+    }
+
+    /** An operation on every dead letter of a queue, with the number it moved or deleted. */
+    private static Uni<JsonObject> onQueue(String action, String queue, Supplier<Uni<? extends Long>> operation) {
+        return Uni.createFrom().deferred(operation).map(count -> result(action, queue, null, count));
     }
 
     private static JsonObject result(String action, String queue, String id, long count) {
