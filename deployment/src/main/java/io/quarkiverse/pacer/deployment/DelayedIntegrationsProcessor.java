@@ -103,7 +103,7 @@ class DelayedIntegrationsProcessor {
                 problems.add(property + ": " + DelayedQueueNames.RULE);
             }
         });
-        DelayedProcessor.reportProblems("Invalid quarkus.pacer.delayed configuration", problems, errors);
+        BuildProblems.report("Invalid quarkus.pacer.delayed configuration", problems, errors);
         if (!problems.isEmpty()) {
             return;
         }
@@ -135,7 +135,7 @@ class DelayedIntegrationsProcessor {
                 }
             }
         }
-        DelayedProcessor.reportProblems("Invalid @Delayed usage", problems, errors);
+        BuildProblems.report("Invalid @Delayed usage", problems, errors);
     }
 
     /**
@@ -183,7 +183,7 @@ class DelayedIntegrationsProcessor {
         AnnotationInstance defaults = AnnotationInstance.builder(DELAYED).value(queue)
                 .add("concurrency", FORWARD_CONCURRENCY).build();
         List<String> problems = new ArrayList<>();
-        DelayedProcessor.readSettings(defaults, index, definition, definition.describe(), problems);
+        DelayedConsumerDefinitions.readSettings(defaults, index, definition, definition.describe(), problems);
         if (!problems.isEmpty()) {
             throw new IllegalStateException(String.join("; ", problems)); // the defaults are valid
         }

@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.quarkiverse.pacer.runtime.devui.PacerJsonRpcService;
+import io.quarkiverse.pacer.runtime.devui.PacerDelayQueuesJsonRpcService;
+import io.quarkiverse.pacer.runtime.devui.PacerThrottlingJsonRpcService;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
 import io.quarkus.deployment.IsDevelopment;
+import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
@@ -18,7 +20,8 @@ import io.quarkus.devui.spi.page.Page;
 
 /**
  * The Dev UI card: a throttling page and a delay-queue page (web components under {@code dev-ui/}) that read live
- * state and act through {@link PacerJsonRpcService}; the build-time lists stay available as card data.
+ * state and act through {@link PacerThrottlingJsonRpcService} and
+ * {@link PacerDelayQueuesJsonRpcService}; the build-time lists stay available as card data.
  */
 class PacerDevUiProcessor {
 
@@ -43,9 +46,11 @@ class PacerDevUiProcessor {
         return card;
     }
 
+    /** One service a page; both answer under the extension's namespace, so the pages call them by method name. */
     @BuildStep(onlyIf = IsDevelopment.class)
-    JsonRPCProvidersBuildItem registerJsonRpcService() {
-        return new JsonRPCProvidersBuildItem(PacerJsonRpcService.class);
+    void registerJsonRpcServices(BuildProducer<JsonRPCProvidersBuildItem> services) {
+        services.produce(new JsonRPCProvidersBuildItem(PacerThrottlingJsonRpcService.class));
+        services.produce(new JsonRPCProvidersBuildItem(PacerDelayQueuesJsonRpcService.class));
     }
 
     private static List<Map<String, Object>> policies(ThrottledMethodsBuildItem throttled) {

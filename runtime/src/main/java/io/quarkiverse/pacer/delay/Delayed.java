@@ -72,7 +72,7 @@ public @interface Delayed {
     /**
      * The visibility timeout: how long a claimed message stays invisible to other consumers. Pacer renews the lease of
      * a running handler, so this bounds how long a <em>dead</em> consumer delays a message, not how long a handler may
-     * run. Same format as {@link #backoff()}.
+     * run. At least {@code 100ms}. Same format as {@link #backoff()}.
      */
     String lease() default "30s";
 }

@@ -7,6 +7,8 @@ import java.util.StringJoiner;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
+
 /**
  * A local Redis Cluster of three masters, each with {@code quarkus.pacer.devservices.cluster-replicas} replicas (none
  * by default), on free loopback ports, for dev and test mode with {@code quarkus.pacer.devservices.topology=cluster}:

@@ -7,6 +7,8 @@ import java.util.StringJoiner;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
+
 /**
  * A local Sentinel setup for dev and test mode with {@code quarkus.pacer.devservices.topology=sentinel}: a primary,
  * two replicas and three sentinels (quorum 2) monitoring the primary as {@value #MASTER_NAME}, all

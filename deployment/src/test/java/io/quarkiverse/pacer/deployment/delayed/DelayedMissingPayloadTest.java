@@ -42,6 +42,8 @@ class DelayedMissingPayloadTest {
                                 + "#uniOfString(): the method must return void")
                         .contains("@Delayed(\"bad-lease\") declared on " + Orders.class.getName()
                                 + "#badLease(): lease is not a duration")
+                        .contains("@Delayed(\"short-lease\") declared on " + Orders.class.getName()
+                                + "#shortLease(): lease must be at least 100ms, was \"50ms\"")
                         .contains("@Delayed(\"dup\") declared on ")
                         .contains("queue dup already has a consumer");
             });
@@ -72,6 +74,10 @@ class DelayedMissingPayloadTest {
 
         @Delayed(value = "bad-lease", lease = "soon")
         void badLease(String a) {
+        }
+
+        @Delayed(value = "short-lease", lease = "50ms")
+        void shortLease(String a) {
         }
 
         @Delayed("dup")

@@ -1,7 +1,10 @@
 package io.quarkiverse.pacer.deployment.devui;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -42,6 +45,13 @@ class PacerDevUiDataTest {
         given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-delay-queues.js")
                 .then().statusCode(200)
                 .body(containsString("customElements.define('qwc-pacer-delay-queues', QwcPacerDelayQueues)"));
+        // The pages' JSON-RPC methods come from two services (throttling, delay queues) under the one namespace.
+        String methods = given().when().get("/q/dev-ui/devui-jsonrpc-data.js").then().statusCode(200).extract().asString();
+        for (String method : List.of("getPolicies", "setOverride", "clearOverride", "getDecisionCounts", "inspectKey",
+                "resetKey", "getQueues", "getAfterCommit", "getWaitingMessages", "getDeadLetters", "deliverNow", "cancel",
+                "replay", "replayAll", "purge", "purgeAll", "scheduleTestMessage")) {
+            assertThat(methods).contains("\"quarkus-pacer_" + method + "\"");
+        }
     }
 
     @ApplicationScoped

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.devui.PacerJsonRpcService;
+import io.quarkiverse.pacer.runtime.devui.PacerDelayQueuesJsonRpcService;
+import io.quarkiverse.pacer.runtime.devui.PacerThrottlingJsonRpcService;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
@@ -33,7 +34,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Every JSON-RPC method of the Dev UI pages, called on the service bean (registered here as Dev UI registers it in
+ * Every JSON-RPC method of the Dev UI pages, called on the service beans (registered here as Dev UI registers them in
  * dev mode): effective policies with sources, decision counts, key inspector and reset; queue depths with an
  * unconsumed queue marked, browsing, deliver now, cancel, replay, purge and test messages.
  */
@@ -46,7 +47,9 @@ class PacerJsonRpcServiceTest {
             .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".window", "1h")
             .overrideConfigKey("quarkus.pacer.throttle.\"rpc-bucket\".limit", "50")
             .addBuildChainCustomizer(chain -> chain.addBuildStep(context -> context.produce(
-                    AdditionalBeanBuildItem.builder().addBeanClass(PacerJsonRpcService.class).setUnremovable()
+                    AdditionalBeanBuildItem.builder()
+                            .addBeanClasses(PacerThrottlingJsonRpcService.class, PacerDelayQueuesJsonRpcService.class)
+                            .setUnremovable()
                             .setDefaultScope(BuiltinScope.SINGLETON.getName()).build()))
                     .produces(AdditionalBeanBuildItem.class).build());
 
@@ -83,7 +86,10 @@ class PacerJsonRpcServiceTest {
     }
 
     @Inject
-    PacerJsonRpcService service;
+    PacerThrottlingJsonRpcService throttling;
+
+    @Inject
+    PacerDelayQueuesJsonRpcService delayQueues;
 
     @Inject
     Api api;
@@ -100,7 +106,7 @@ class PacerJsonRpcServiceTest {
 
     @Test
     void policiesShowEffectiveValuesWithSources() {
-        JsonArray policies = service.getPolicies();
+        JsonArray policies = throttling.getPolicies();
         assertThat(policies.size()).isEqualTo(3);
 
         JsonObject bucket = policies.getJsonObject(0);
@@ -135,7 +141,7 @@ class PacerJsonRpcServiceTest {
     @Test
     void runtimeOverridesShowTheirSourceAndAreSetAndCleared() {
         try {
-            assertThat(result(service.setOverride("rpc-global", "7", "2m", "", "", "true")).getBoolean("override"))
+            assertThat(result(throttling.setOverride("rpc-global", "7", "2m", "", "", "true")).getBoolean("override"))
                     .isTrue();
             JsonObject global = policies().get("rpc-global");
             assertThat(global.getInteger("limit")).isEqualTo(7);
@@ -148,20 +154,20 @@ class PacerJsonRpcServiceTest {
             assertThat(global.getJsonObject("override").getLong("windowMillis")).isEqualTo(120_000L);
             assertThat(global.getJsonObject("override").getValue("burst")).isNull();
         } finally {
-            result(service.clearOverride("rpc-global"));
+            result(throttling.clearOverride("rpc-global"));
         }
         JsonObject global = policies().get("rpc-global");
         assertThat(global.getInteger("limit")).isEqualTo(3);
         assertThat(global.getValue("override")).isNull();
         assertThat(global.getJsonObject("sources").getString("limit"))
                 .isEqualTo("quarkus.pacer.throttle.\"rpc-global\".limit");
-        assertThatThrownBy(() -> result(service.setOverride("rpc-window", "0", "", "", "", "")))
+        assertThatThrownBy(() -> result(throttling.setOverride("rpc-window", "0", "", "", "", "")))
                 .hasMessageContaining("limit must be positive");
     }
 
     private Map<String, JsonObject> policies() {
         Map<String, JsonObject> byName = new TreeMap<>();
-        service.getPolicies().forEach(row -> byName.put(((JsonObject) row).getString("name"), (JsonObject) row));
+        throttling.getPolicies().forEach(row -> byName.put(((JsonObject) row).getString("name"), (JsonObject) row));
         return byName;
     }
 
@@ -172,7 +178,7 @@ class PacerJsonRpcServiceTest {
         assertThatThrownBy(() -> api.search("acme")).isInstanceOf(ThrottledException.class);
         api.ping();
 
-        JsonArray counts = service.getDecisionCounts();
+        JsonArray counts = throttling.getDecisionCounts();
         assertThat(counts.getJsonObject(0).getMap()).containsEntry("policy", "rpc-bucket")
                 .containsEntry("permitted", 2L).containsEntry("rejected", 0L).containsEntry("rejectedByOther", 1L)
                 .containsEntry("fallback", 0L);
@@ -181,7 +187,7 @@ class PacerJsonRpcServiceTest {
         assertThat(counts.getJsonObject(2).getMap()).containsEntry("policy", "rpc-window")
                 .containsEntry("permitted", 2L).containsEntry("rejected", 1L).containsEntry("rejectedByOther", 0L);
 
-        JsonArray inspected = result(service.inspectKey("acme"));
+        JsonArray inspected = result(throttling.inspectKey("acme"));
         assertThat(inspected.size()).isEqualTo(3);
         assertThat(inspected.getJsonObject(0).getString("policy")).isEqualTo("rpc-bucket");
         assertThat(inspected.getJsonObject(0).getLong("remaining")).isEqualTo(48);
@@ -197,13 +203,13 @@ class PacerJsonRpcServiceTest {
         assertThat(windowState.getLong("remaining")).isZero();
         assertThat(windowState.getBoolean("allowed")).isFalse();
         assertThat(windowState.getDouble("retryAfterMillis")).isPositive();
-        assertThat(result(service.inspectKey("other")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
+        assertThat(result(throttling.inspectKey("other")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
 
-        JsonObject reset = result(service.resetKey("rpc-window", "acme"));
+        JsonObject reset = result(throttling.resetKey("rpc-window", "acme"));
         assertThat(reset.getBoolean("reset")).isTrue();
-        assertThat(result(service.inspectKey("acme")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
+        assertThat(result(throttling.inspectKey("acme")).getJsonObject(2).getLong("remaining")).isEqualTo(2);
         assertThat(api.search("acme")).isEqualTo("results for acme");
-        assertThatThrownBy(() -> result(service.resetKey("no-such-policy", "acme")))
+        assertThatThrownBy(() -> result(throttling.resetKey("no-such-policy", "acme")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Unknown throttling policy");
     }
 
@@ -213,7 +219,7 @@ class PacerJsonRpcServiceTest {
         queue.schedule("rpc-queue", "w-2", new Order(2), Duration.ofHours(2));
         queue.schedule("rpc-queeu", "typo-1", new Order(3), Duration.ofHours(1));
 
-        JsonArray queues = result(service.getQueues());
+        JsonArray queues = result(delayQueues.getQueues());
         assertThat(queues.size()).isEqualTo(2);
         JsonObject typo = queues.getJsonObject(0);
         assertThat(typo.getString("queue")).isEqualTo("rpc-queeu");
@@ -230,20 +236,20 @@ class PacerJsonRpcServiceTest {
         assertThat(consumed.getLong("oldestOverdueMillis")).isEqualTo(-1);
         assertThat(consumed.getLong("delivered")).isZero();
 
-        JsonArray waiting = result(service.getWaitingMessages("rpc-queue", 10));
+        JsonArray waiting = result(delayQueues.getWaitingMessages("rpc-queue", 10));
         assertThat(waiting.size()).isEqualTo(2);
         assertThat(waiting.getJsonObject(0).getString("id")).isEqualTo("w-1");
         assertThat(waiting.getJsonObject(0).getString("payload")).isEqualTo("{\"id\":1}");
         assertThat(waiting.getJsonObject(1).getString("id")).isEqualTo("w-2");
-        assertThat(result(service.getWaitingMessages("rpc-queue", 1)).size()).isEqualTo(1);
+        assertThat(result(delayQueues.getWaitingMessages("rpc-queue", 1)).size()).isEqualTo(1);
 
-        assertThat(result(service.deliverNow("rpc-queue", "w-1")).getLong("count")).isEqualTo(1);
+        assertThat(result(delayQueues.deliverNow("rpc-queue", "w-1")).getLong("count")).isEqualTo(1);
         await().atMost(WAIT).until(() -> orders.received.contains(1L));
-        assertThat(result(service.cancel("rpc-queue", "w-2")).getLong("count")).isEqualTo(1);
-        assertThat(result(service.cancel("rpc-queue", "w-2")).getLong("count")).isZero();
-        await().atMost(WAIT).until(() -> result(service.getWaitingMessages("rpc-queue", 10)).isEmpty());
+        assertThat(result(delayQueues.cancel("rpc-queue", "w-2")).getLong("count")).isEqualTo(1);
+        assertThat(result(delayQueues.cancel("rpc-queue", "w-2")).getLong("count")).isZero();
+        await().atMost(WAIT).until(() -> result(delayQueues.getWaitingMessages("rpc-queue", 10)).isEmpty());
 
-        JsonObject scheduled = result(service.scheduleTestMessage("rpc-queue", "t-13", "{\"id\": 13}", 0));
+        JsonObject scheduled = result(delayQueues.scheduleTestMessage("rpc-queue", "t-13", "{\"id\": 13}", 0));
         assertThat(scheduled.getString("id")).isEqualTo("t-13");
         JsonArray dead = awaitDeadLetters(1);
         assertThat(dead.getJsonObject(0).getString("id")).isEqualTo("t-13");
@@ -252,31 +258,31 @@ class PacerJsonRpcServiceTest {
         assertThat(dead.getJsonObject(0).getInteger("attempts")).isEqualTo(1);
         assertThat(dead.getJsonObject(0).getString("payload")).isEqualTo("{\"id\": 13}");
 
-        assertThat(result(service.replay("rpc-queue", "t-13")).getLong("count")).isEqualTo(1);
+        assertThat(result(delayQueues.replay("rpc-queue", "t-13")).getLong("count")).isEqualTo(1);
         await().atMost(WAIT).until(() -> orders.received.stream().filter(id -> id == 13).count() == 2);
         awaitDeadLetters(1);
-        assertThat(result(service.replayAll("rpc-queue")).getLong("count")).isEqualTo(1);
+        assertThat(result(delayQueues.replayAll("rpc-queue")).getLong("count")).isEqualTo(1);
         await().atMost(WAIT).until(() -> orders.received.stream().filter(id -> id == 13).count() == 3);
         awaitDeadLetters(1);
-        assertThat(result(service.purge("rpc-queue", "t-13")).getLong("count")).isEqualTo(1);
+        assertThat(result(delayQueues.purge("rpc-queue", "t-13")).getLong("count")).isEqualTo(1);
         awaitDeadLetters(0);
 
-        result(service.scheduleTestMessage("rpc-queue", "", "{\"id\": 13}", 0));
+        result(delayQueues.scheduleTestMessage("rpc-queue", "", "{\"id\": 13}", 0));
         awaitDeadLetters(1);
-        assertThat(result(service.purgeAll("rpc-queue")).getLong("count")).isEqualTo(1);
+        assertThat(result(delayQueues.purgeAll("rpc-queue")).getLong("count")).isEqualTo(1);
         awaitDeadLetters(0);
-        JsonObject after = result(service.getQueues()).getJsonObject(1);
+        JsonObject after = result(delayQueues.getQueues()).getJsonObject(1);
         assertThat(after.getLong("delivered")).isEqualTo(1);
         assertThat(after.getLong("deadLettered")).isEqualTo(4);
 
-        assertThatThrownBy(() -> result(service.scheduleTestMessage("rpc-queue", "bad", "{oops", 0)))
+        assertThatThrownBy(() -> result(delayQueues.scheduleTestMessage("rpc-queue", "bad", "{oops", 0)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("is not a JSON " + Order.class.getName());
-        assertThat(result(service.getWaitingMessages("rpc-queue", 10))).isEmpty();
+        assertThat(result(delayQueues.getWaitingMessages("rpc-queue", 10))).isEmpty();
     }
 
     private JsonArray awaitDeadLetters(int count) {
-        await().atMost(WAIT).until(() -> result(service.getDeadLetters("rpc-queue", 10)).size() == count);
-        return result(service.getDeadLetters("rpc-queue", 10));
+        await().atMost(WAIT).until(() -> result(delayQueues.getDeadLetters("rpc-queue", 10)).size() == count);
+        return result(delayQueues.getDeadLetters("rpc-queue", 10));
     }
 }

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -12,11 +12,11 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.LocalCluster;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.deployment.support.ThrottleCalls;
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.ThrottleKey;

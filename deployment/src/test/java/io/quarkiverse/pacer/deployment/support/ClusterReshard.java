@@ -3,7 +3,7 @@ package io.quarkiverse.pacer.deployment.support;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 
 /**
  * Moves hash slots between the masters of the local Redis Cluster the way {@code redis-cli --cluster reshard} does:

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisCluster;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 
 /**
  * The local Redis Cluster Pacer's Dev Services started, seen from a test through its nodes' ports: which master owns a

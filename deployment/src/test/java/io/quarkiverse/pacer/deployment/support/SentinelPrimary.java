@@ -6,7 +6,7 @@ import java.util.List;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisSentinel;
-import io.quarkiverse.pacer.deployment.devservices.RedisProcess;
+import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 
 /** The Sentinel setup of Dev Services ({@code topology=sentinel}) as a test sees it: its sentinels and its primary. */
 public final class SentinelPrimary {

@@ -15,6 +15,7 @@ import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.ThrottledException;
+import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.core.Vertx;
 
 /**
@@ -37,14 +38,27 @@ abstract class CountingAlgorithmExactUnderConcurrency {
     @Inject
     Vertx vertx;
 
-    /** The policy name of the test's {@code @Throttled(limit = LIMIT)} method. */
-    abstract String policy();
+    private final String policy;
+    private final int algorithmCode;
+    private final Duration window;
 
-    /** The algorithm's number in the script protocol (see throttle-prelude.lua). */
-    abstract int algorithmCode();
+    /**
+     * @param policy the policy name of the test's {@code @Throttled(limit = LIMIT)} method
+     * @param algorithmCode the algorithm's number in the script protocol (see throttle-prelude.lua)
+     * @param window the policy's window, long enough that no test run can cross it
+     */
+    CountingAlgorithmExactUnderConcurrency(String policy, int algorithmCode, Duration window) {
+        this.policy = policy;
+        this.algorithmCode = algorithmCode;
+        this.window = window;
+    }
 
-    /** The policy's window, long enough that no test run can cross it. */
-    abstract Duration window();
+    /** The test application: the test's {@code Api} (its {@code @Throttled} method) and what the scenario uses. */
+    static QuarkusUnitTest application(Class<?> api) {
+        return new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar.addClasses(api, CountingAlgorithmExactUnderConcurrency.class,
+                        SecondInstance.class, ConcurrentLoad.class, RedisInfo.class));
+    }
 
     /** Calls the {@code @Throttled} method once. */
     abstract void hit();
@@ -59,13 +73,13 @@ abstract class CountingAlgorithmExactUnderConcurrency {
                 } catch (ThrottledException rejected) {
                     return false;
                 }
-            }, () -> second.acquire(SecondInstance.globalKey(policy()), algorithmCode(), LIMIT, window(), LIMIT, 1));
+            }, () -> second.acquire(SecondInstance.globalKey(policy), algorithmCode, LIMIT, window, LIMIT, 1));
 
             assertThat(ATTEMPTS).isGreaterThanOrEqualTo(4 * LIMIT);
             assertThat(admitted).isEqualTo(LIMIT);
             List<String> keys = second.throttleKeys();
             assertThat(keys).isNotEmpty()
-                    .allSatisfy(key -> assertThat(key).startsWith(SecondInstance.globalKey(policy()) + ":"));
+                    .allSatisfy(key -> assertThat(key).startsWith(SecondInstance.globalKey(policy) + ":"));
             assertThat(keys).allSatisfy(key -> assertThat(second.pttl(key)).as("PTTL of %s", key).isPositive());
         }
     }

@@ -7,9 +7,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
@@ -23,26 +20,13 @@ import io.quarkus.test.QuarkusUnitTest;
 class SlidingWindowExactUnderConcurrencyTest extends CountingAlgorithmExactUnderConcurrency {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, CountingAlgorithmExactUnderConcurrency.class,
-                    SecondInstance.class, ConcurrentLoad.class, RedisInfo.class));
+    static final QuarkusUnitTest config = application(Api.class);
 
     @Inject
     Api api;
 
-    @Override
-    String policy() {
-        return Api.POLICY;
-    }
-
-    @Override
-    int algorithmCode() {
-        return 2;
-    }
-
-    @Override
-    Duration window() {
-        return Duration.parse("P1D");
+    SlidingWindowExactUnderConcurrencyTest() {
+        super(Api.POLICY, 2, Duration.parse("P1D"));
     }
 
     @Override

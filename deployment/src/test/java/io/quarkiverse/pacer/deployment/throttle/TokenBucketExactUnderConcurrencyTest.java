@@ -7,9 +7,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
@@ -22,26 +19,13 @@ import io.quarkus.test.QuarkusUnitTest;
 class TokenBucketExactUnderConcurrencyTest extends CountingAlgorithmExactUnderConcurrency {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, CountingAlgorithmExactUnderConcurrency.class,
-                    SecondInstance.class, ConcurrentLoad.class, RedisInfo.class));
+    static final QuarkusUnitTest config = application(Api.class);
 
     @Inject
     Api api;
 
-    @Override
-    String policy() {
-        return Api.POLICY;
-    }
-
-    @Override
-    int algorithmCode() {
-        return 4;
-    }
-
-    @Override
-    Duration window() {
-        return Duration.parse("PT1H");
+    TokenBucketExactUnderConcurrencyTest() {
+        super(Api.POLICY, 4, Duration.parse("PT1H"));
     }
 
     @Override

@@ -140,7 +140,8 @@ public interface DelayedRuntimeConfig {
         Optional<Duration> backoff();
 
         /**
-         * Overrides {@code @Delayed(lease)}: how long a claimed message stays invisible to other consumers.
+         * Overrides {@code @Delayed(lease)}: how long a claimed message stays invisible to other consumers; at least
+         * {@code 100ms}.
          */
         Optional<Duration> lease();
 

@@ -1,4 +1,4 @@
-package io.quarkiverse.pacer.deployment.devservices;
+package io.quarkiverse.pacer.runtime.devservices;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -20,6 +20,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * One {@code redis-server} process (a node, a replica or a sentinel) of a local topology that Pacer's Dev Services
  * start, with a minimal RESP client to set it up. Nothing is persisted; its working directory is private.
+ * <p>
+ * The application never runs it. It lives in the runtime module, JDK only, because the two that start Redis
+ * processes depend on this module and on nothing else in common: Dev Services (deployment) and the benchmarks, which
+ * must not have the deployment module on their classpath.
  */
 public final class RedisProcess {
 
@@ -82,7 +86,7 @@ public final class RedisProcess {
         return port;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
@@ -107,7 +111,7 @@ public final class RedisProcess {
     }
 
     /** Sends one command and returns the reply as text (arrays as lines); a Redis error becomes an exception. */
-    String command(String... arguments) {
+    public String command(String... arguments) {
         return command(port, arguments);
     }
 
@@ -197,7 +201,7 @@ public final class RedisProcess {
     /**
      * {@code count} distinct free loopback ports in [20000, 55535] whose port + 10000 (the cluster bus) is free too.
      */
-    static List<Integer> freeNodePorts(int count) {
+    public static List<Integer> freeNodePorts(int count) {
         List<Integer> ports = new ArrayList<>();
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; ports.size() < count && attempt < 1_000; attempt++) {
@@ -224,7 +228,7 @@ public final class RedisProcess {
         }
     }
 
-    static void pause(long millis) {
+    public static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
@@ -233,7 +237,7 @@ public final class RedisProcess {
         }
     }
 
-    static void deleteQuietly(Path dir) {
+    public static void deleteQuietly(Path dir) {
         if (dir == null) {
             return;
         }

@@ -1,0 +1,168 @@
+package io.quarkiverse.pacer.deployment;
+
+import static io.quarkiverse.pacer.deployment.PacerDotNames.COMPLETION_STAGE;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.DELAYED_MESSAGE;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.STRING;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.UNI;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.VOID;
+
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.IndexView;
+import org.jboss.jandex.MethodInfo;
+import org.jboss.jandex.ParameterizedType;
+import org.jboss.jandex.PrimitiveType;
+import org.jboss.jandex.Type;
+
+import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.runtime.delay.ConsumerSettings;
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
+import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
+import io.quarkiverse.pacer.runtime.delay.PayloadKind;
+import io.quarkiverse.pacer.runtime.delay.ReturnKind;
+import io.quarkus.runtime.configuration.DurationConverter;
+
+/**
+ * Turns one {@code @Delayed} method into its {@link DelayedConsumerDefinition}: queue name, payload and return kinds,
+ * and the settings (concurrency, attempts, backoff, lease), checking each on the way.
+ */
+final class DelayedConsumerDefinitions {
+
+    private DelayedConsumerDefinitions() {
+    }
+
+    static Optional<DelayedConsumerDefinition> define(AnnotationInstance annotation, MethodInfo method,
+            IndexView index, String where, List<String> problems) {
+        int before = problems.size();
+        String queue = annotation.value().asString();
+        if (!DelayedQueueNames.isValid(queue)) {
+            problems.add(where + ": " + DelayedQueueNames.RULE);
+        }
+        if (Modifier.isPrivate(method.flags())) {
+            problems.add(where + ": the method must not be private");
+        }
+        if (Modifier.isStatic(method.flags())) {
+            problems.add(where + ": the method must not be static");
+        }
+        DelayedConsumerDefinition definition = new DelayedConsumerDefinition();
+        definition.setQueue(queue);
+        definition.setDeclaringClass(method.declaringClass().name().toString());
+        definition.setMethodName(method.name());
+
+        if (method.parametersCount() == 0) {
+            problems.add(where + ": payload parameter missing");
+        } else if (method.parametersCount() > 1) {
+            problems.add(where + ": the method must have exactly one parameter (the payload or"
+                    + " DelayedMessage<T>), found " + method.parametersCount());
+        } else {
+            Type parameter = method.parameterType(0);
+            Type payload = parameter;
+            if (parameter.name().equals(DELAYED_MESSAGE)) {
+                definition.setMessageParameter(true);
+                if (parameter.kind() != Type.Kind.PARAMETERIZED_TYPE) {
+                    problems.add(where + ": DelayedMessage must declare its payload type,"
+                            + " e.g. DelayedMessage<OrderRef>");
+                    payload = null;
+                } else {
+                    payload = parameter.asParameterizedType().arguments().get(0);
+                }
+            }
+            if (payload != null) {
+                if (payload.kind() == Type.Kind.TYPE_VARIABLE || payload.kind() == Type.Kind.UNRESOLVED_TYPE_VARIABLE) {
+                    problems.add(where + ": the payload type must be concrete, found type"
+                            + " variable " + payload);
+                } else if (payload.name().equals(STRING)) {
+                    definition.setPayloadKind(PayloadKind.STRING);
+                    definition.setPayloadType(String.class.getName());
+                } else if (payload.kind() == Type.Kind.ARRAY && payload.name().toString().equals("[B")) {
+                    definition.setPayloadKind(PayloadKind.BYTES);
+                    definition.setPayloadType("[B");
+                } else {
+                    definition.setPayloadKind(PayloadKind.JSON);
+                    definition.setPayloadType(canonical(payload));
+                }
+            }
+        }
+
+        Type returned = method.returnType();
+        if (returned.kind() == Type.Kind.VOID) {
+            definition.setReturnKind(ReturnKind.VOID);
+        } else if (returned.name().equals(UNI) && isOfVoid(returned)) {
+            definition.setReturnKind(ReturnKind.UNI);
+        } else if (returned.name().equals(COMPLETION_STAGE) && isOfVoid(returned)) {
+            definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
+        } else {
+            problems.add(where + ": the method must return void, Uni<Void> or"
+                    + " CompletionStage<Void>, found " + returned);
+        }
+        readSettings(annotation, index, definition, where, problems);
+        return problems.size() == before ? Optional.of(definition) : Optional.empty();
+    }
+
+    /**
+     * Reads concurrency, attempts, backoff and lease of a {@code @Delayed} annotation into {@code definition}; a member
+     * the annotation leaves out takes the default {@code @Delayed} declares.
+     */
+    static void readSettings(AnnotationInstance annotation, IndexView index, DelayedConsumerDefinition definition,
+            String where, List<String> problems) {
+        definition.setConcurrency(positive(annotation, index, "concurrency", where, problems));
+        definition.setMaxAttempts(positive(annotation, index, "maxAttempts", where, problems));
+        definition.setBackoffMillis(duration(annotation, index, "backoff", Duration.ZERO, where, problems));
+        definition.setLeaseMillis(duration(annotation, index, "lease", ConsumerSettings.MIN_LEASE, where, problems));
+    }
+
+    private static boolean isOfVoid(Type type) {
+        return type.kind() == Type.Kind.PARAMETERIZED_TYPE
+                && type.asParameterizedType().arguments().size() == 1
+                && type.asParameterizedType().arguments().get(0).name().equals(VOID);
+    }
+
+    private static int positive(AnnotationInstance annotation, IndexView index, String member, String where,
+            List<String> problems) {
+        int result = annotation.valueWithDefault(index, member).asInt();
+        if (result < 1) {
+            problems.add(where + ": " + member + " must be at least 1, was " + result);
+        }
+        return result;
+    }
+
+    private static long duration(AnnotationInstance annotation, IndexView index, String member, Duration minimum,
+            String where, List<String> problems) {
+        String text = annotation.valueWithDefault(index, member).asString();
+        try {
+            Duration parsed = DurationConverter.parseDuration(text);
+            if (parsed == null || parsed.compareTo(minimum) < 0) {
+                // In milliseconds, as the configuration's check words it ("lease must be at least 100ms").
+                problems.add(where + ": " + member + " must be at least " + minimum.toMillis() + "ms, was \"" + text
+                        + "\"");
+                return 0;
+            }
+            return parsed.toMillis();
+        } catch (IllegalArgumentException e) {
+            problems.add(where + ": " + member + " is not a duration (\"500ms\", \"1s\","
+                    + " \"5m\", \"1h\", \"1d\" or ISO-8601): \"" + text + "\"");
+            return 0;
+        }
+    }
+
+    /** The type in the canonical form Jackson's {@code TypeFactory.constructFromCanonical} reads. */
+    static String canonical(Type type) {
+        switch (type.kind()) {
+            case PARAMETERIZED_TYPE:
+                ParameterizedType parameterized = type.asParameterizedType();
+                return parameterized.name() + parameterized.arguments().stream().map(DelayedConsumerDefinitions::canonical)
+                        .collect(Collectors.joining(",", "<", ">"));
+            case WILDCARD_TYPE:
+                return canonical(type.asWildcardType().extendsBound());
+            case PRIMITIVE:
+                return PrimitiveType.box(type.asPrimitiveType()).name().toString();
+            default:
+                return type.name().toString();
+        }
+    }
+}
