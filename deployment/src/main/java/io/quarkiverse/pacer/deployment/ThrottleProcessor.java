@@ -32,6 +32,7 @@ import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
 import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
+import io.quarkiverse.pacer.runtime.throttle.ThrottleWarmUp;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
 import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
@@ -74,6 +75,7 @@ class ThrottleProcessor {
     void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
         beans.produce(AdditionalBeanBuildItem.builder()
                 .addBeanClasses(ThrottledInterceptor.class, ThrottledMethodIndex.class, ThrottleEngine.class,
+                        ThrottleWarmUp.class,
                         ThrottlePolicies.class, ThrottledMethods.class, ThrottleResets.class, DefaultThrottler.class,
                         DefaultReactiveThrottler.class, ConcurrencyLeases.class, PrincipalKeyResolver.class,
                         ThrottleLimits.class, ThrottleLimitOverrides.class)

@@ -9,8 +9,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
@@ -20,14 +18,10 @@ import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisFailures;
-import io.quarkiverse.pacer.runtime.redis.RedisVersions;
 import io.quarkiverse.pacer.runtime.tracing.ThrottleTracing;
 import io.quarkiverse.pacer.throttle.Algorithm;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
@@ -42,10 +36,7 @@ public class ThrottleEngine {
 
     private static final Logger LOG = Logger.getLogger(ThrottleEngine.class);
 
-    private static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(2);
-
     private final PacerRedis redis;
-    private final ThrottlePolicies policies;
     private final Duration timeout;
     private final boolean headersOnSuccess;
     private final String tokenPrefix;
@@ -60,15 +51,15 @@ public class ThrottleEngine {
     private final RejectionCache rejections;
     /** Switched off only by benchmarks comparing the short-circuit with plain decisions. */
     private volatile boolean shortCircuit = true;
-    /** Decisions batch over every slot of a Redis Cluster master, not one slot: every master runs Redis 7 or later. */
-    private volatile boolean crossSlotBatches;
+    /** Loads the scripts at startup, and knows whether decisions may batch over several slots. */
+    private final ThrottleWarmUp warmUp;
 
-    ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottlePolicies policies, ThrottleResets resets,
-            Instance<ThrottleObserver> observer, Instance<ThrottleTracing> tracing) {
+    ThrottleEngine(PacerRedis redis, PacerConfig config, ThrottleResets resets,
+            ThrottleWarmUp warmUp, Instance<ThrottleObserver> observer, Instance<ThrottleTracing> tracing) {
         this.resets = resets;
+        this.warmUp = warmUp;
         this.rejections = resets.cache();
         this.redis = redis;
-        this.policies = policies;
         this.observer = observer.isResolvable() ? observer.get() : ThrottleObserver.NONE;
         this.tracing = tracing.isResolvable() ? tracing.get() : ThrottleTracing.NONE;
         this.timeout = config.throttle().timeout();
@@ -77,37 +68,6 @@ public class ThrottleEngine {
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
         this.tokenPrefix = HexFormat.of().formatHex(random) + ".";
-    }
-
-    /**
-     * Prepares Redis early at startup. An invalid configuration is left to {@code PacerConfigValidation}, which fails
-     * startup with every problem at once.
-     */
-    void onStart(@Observes @Priority(10) StartupEvent event) {
-        if (policies.configurationProblems().isEmpty() && !policies.all().isEmpty()) {
-            warmUp();
-            resets.start();
-        }
-    }
-
-    /**
-     * Opens the connection and loads the script before the first decision (on Redis Cluster: on every master), so the
-     * first call does not pay for both inside its time budget. Bounded: an unreachable Redis delays startup by at most
-     * {@link #WARM_UP_TIMEOUT}.
-     */
-    private void warmUp() {
-        try {
-            for (LuaScript script : policies.scriptsInUse()) {
-                redis.sendToEveryMaster(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT)
-                        .await()
-                        .atMost(WARM_UP_TIMEOUT.multipliedBy(2));
-            }
-        } catch (RuntimeException e) {
-            LOG.warnf("Pacer could not load its throttling script into Redis (client %s) at startup: %s",
-                    redis.clientDisplayName(), e.toString());
-        }
-        // A batch script may span slots only with Redis 7's script flags; else decisions batch within one slot.
-        crossSlotBatches = redis.routesBySlot() && RedisVersions.everyMasterAtLeast(redis, 7, WARM_UP_TIMEOUT);
     }
 
     /**
@@ -200,7 +160,7 @@ public class ThrottleEngine {
         if (mode != ThrottleMode.ACQUIRE && mode != ThrottleMode.PEEK) {
             return null;
         }
-        return crossSlotBatches ? ThrottleBatchPart.crossSlot(stack, keys, args)
+        return warmUp.crossSlotBatches() ? ThrottleBatchPart.crossSlot(stack, keys, args)
                 : ThrottleBatchPart.inSlot(stack, redis.batchSlot(keys.get(0)), keys, args);
     }
 
