@@ -4,6 +4,18 @@
 -- One call's policies are keys[k .. k + policies - 1] (KEYS, or key names passed in ARGV) and ARGV[a .. a + 6 *
 -- policies - 1] (6 values per policy, as in the prelude), so decide_all decides several calls' slices one by one.
 -- Work: one check and at most one commit per policy.
+-- ARGV numbers parsed once per distinct text in a script run: the calls of a batch mostly share their policies'
+-- values, and tonumber parses with strtod, a large share of a decision's Redis instructions.
+local NUMBERS = {}
+local function number(text)
+    local value = NUMBERS[text]
+    if value == nil then
+        value = tonumber(text)
+        NUMBERS[text] = value
+    end
+    return value
+end
+
 local function decide(mode, token, keys, k, policies, a)
     if mode == 4 then
         -- Renewal: extend the call's leases only if all of them are still live; never revive an expired one.
@@ -38,16 +50,17 @@ local function decide(mode, token, keys, k, policies, a)
     end
 
     local result = { 1 }
-    local fences = {}
-    local admitted = {}
-    local states = {}
+    -- Per policy: its algorithm, limit, window, burst, cost, then what its check returned (allowed, the reset-after
+    -- of the state as it is, the values handed to commit), so the commit pass parses nothing again.
+    local checked = {}
     for i = 1, policies do
         local at = a + 6 * (i - 1)
-        local algorithm = ALGORITHMS[tonumber(ARGV[at])]
-        local ok, remaining, retry, reset, unchanged, a, b, c = algorithm.check(keys[k + i - 1], tonumber(ARGV[at + 1]),
-                tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4]))
-        admitted[i] = ok
-        states[i] = { a, b, c, unchanged }
+        local algorithm = ALGORITHMS[number(ARGV[at])]
+        local limit, window, burst, cost = number(ARGV[at + 1]), number(ARGV[at + 2]), number(ARGV[at + 3]),
+                number(ARGV[at + 4])
+        local ok, remaining, retry, reset, unchanged, x, y, z = algorithm.check(keys[k + i - 1], limit, window, burst,
+                cost)
+        checked[i] = { algorithm, limit, window, burst, cost, ok, unchanged, x, y, z }
         if ok == 0 and ARGV[at + 5] == '0' then
             result[1] = 0
         end
@@ -58,24 +71,26 @@ local function decide(mode, token, keys, k, policies, a)
         result[base + 3] = reset
     end
 
-    for i = 1, policies do
-        local at = a + 6 * (i - 1)
-        local cost = tonumber(ARGV[at + 4])
-        if mode == 0 and result[1] == 1 and admitted[i] == 1 then
-            local state = states[i]
-            fences[i] = ALGORITHMS[tonumber(ARGV[at])].commit(keys[k + i - 1], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]),
-                    tonumber(ARGV[at + 3]), cost, token, state[1], state[2], state[3]) or 0
-        elseif admitted[i] == 1 then
-            -- Nothing was taken: report what is left now, and when the state as it is now is back to full.
-            result[4 * (i - 1) + 3] = result[4 * (i - 1) + 3] + cost
-            result[4 * (i - 1) + 5] = states[i][4]
-        end
-    end
     if mode == 0 and result[1] == 1 then
-        -- The fencing token of each policy (0 for the algorithms that hand out none) follows the decisions.
+        -- Commit every policy that admitted the call; the fencing token of each policy (0 for the algorithms that
+        -- hand out none, and for a shadow policy that rejected) follows the decisions.
         local size = #result
         for i = 1, policies do
-            result[size + i] = fences[i] or 0
+            local c = checked[i]
+            local fence = 0
+            if c[6] == 1 then
+                fence = c[1].commit(keys[k + i - 1], c[2], c[3], c[4], c[5], token, c[8], c[9], c[10]) or 0
+            end
+            result[size + i] = fence
+        end
+    else
+        for i = 1, policies do
+            local c = checked[i]
+            if c[6] == 1 then
+                -- Nothing was taken: report what is left now, and when the state as it is now is back to full.
+                result[4 * (i - 1) + 3] = result[4 * (i - 1) + 3] + c[5]
+                result[4 * (i - 1) + 5] = c[7]
+            end
         end
     end
     return result
@@ -94,8 +109,8 @@ local function decide_all(keys, calls, a)
     local replies = {}
     local k = 1
     for c = 1, calls do
-        local policies = tonumber(ARGV[a])
-        local ok, reply = pcall(decide, tonumber(ARGV[a + 1]), ARGV[a + 2], keys, k, policies, a + 3)
+        local policies = number(ARGV[a])
+        local ok, reply = pcall(decide, number(ARGV[a + 1]), ARGV[a + 2], keys, k, policies, a + 3)
         if ok or (type(reply) == 'table' and reply.err) then
             replies[c] = reply
         else

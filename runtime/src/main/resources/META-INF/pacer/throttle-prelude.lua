@@ -40,9 +40,11 @@ local ALGORITHMS = {}
 local clock = redis.call('TIME')
 local NOW = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 
+local math_floor = math.floor
+
 -- Integer division rounded down / up, exact for non-negative integers below 2^53 despite Lua's doubles.
 local function floor_div(a, b)
-    local q = math.floor(a / b)
+    local q = math_floor(a / b)
     if q * b > a then
         q = q - 1
     elseif (q + 1) * b <= a then
@@ -103,7 +105,15 @@ end
 -- Records the state a commit leaves: `write(key, value)` and a TTL of `micros`, now outside a batch, at its end in one.
 local function committed_state(key, value, micros, write)
     if STATE then
-        STATE[key] = { value = value, micros = micros, write = write }
+        -- A hot key commits many times per batch: its entry is updated in place, not allocated again.
+        local entry = STATE[key]
+        if entry then
+            entry.value = value
+            entry.micros = micros
+            entry.write = write
+        else
+            STATE[key] = { value = value, micros = micros, write = write }
+        end
     else
         write(key, value)
         expire_after(key, micros)
