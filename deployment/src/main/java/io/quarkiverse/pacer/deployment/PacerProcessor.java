@@ -6,6 +6,7 @@ import io.quarkiverse.pacer.runtime.config.PacerConfigValidation;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.redis.PacerRedisOptions;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
@@ -37,7 +38,8 @@ public class PacerProcessor {
 
     @BuildStep
     AdditionalBeanBuildItem registerRedisAccess() {
-        return AdditionalBeanBuildItem.builder().addBeanClasses(PacerRedis.class, PacerConfigValidation.class)
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(PacerRedis.class, PacerRedisOptions.class, PacerConfigValidation.class)
                 .setUnremovable().build();
     }
 

@@ -84,9 +84,10 @@ final class PacerRedisClientFactory {
 
     private static Redis create(Vertx vertx, String clientName, RedisClientConfig client) {
         try {
-            return VertxRedisClientFactory.create(name(clientName), vertx, client,
+            // Its commands make no Redis client spans (PacerRedisOptions).
+            return PacerRedisOptions.building(() -> VertxRedisClientFactory.create(name(clientName), vertx, client,
                     Arc.container().instance(TlsConfigurationRegistry.class).get(),
-                    Arc.container().instance(ProxyConfigurationRegistry.class).get());
+                    Arc.container().instance(ProxyConfigurationRegistry.class).get()));
         } catch (RuntimeException | LinkageError e) {
             LOG.debugf(e, "Pacer cannot build a Redis client of its own for %s: it shares the application's client",
                     name(clientName));
