@@ -37,6 +37,8 @@ import io.vertx.redis.client.Response;
 final class PacerConnections {
 
     private static final Logger LOG = Logger.getLogger(PacerConnections.class);
+    /** Pacer's pub/sub connections at most: throttle resets, limit overrides, delay-queue wake-ups. */
+    private static final int PUB_SUB_CONNECTIONS = 3;
 
     /** How often the slot map of a Redis Cluster is read again, whatever happens. */
     static final Duration CLUSTER_REFRESH_INTERVAL = Duration.ofSeconds(5);
@@ -121,14 +123,14 @@ final class PacerConnections {
     }
 
     /**
-     * Opens a connection for pub/sub. On Redis Cluster it is a connection to one master, trying the masters in turn
-     * (messages are broadcast to every node), so the loss of one node costs only a reconnect; else a connection of the
-     * application's client.
+     * Opens a connection for pub/sub, from Pacer's own client (never one of the application's pooled connections). On
+     * Redis Cluster it is a connection to one master, trying the masters in turn (messages are broadcast to every
+     * node), so the loss of one node costs only a reconnect.
      */
     Future<RedisConnection> connectForSubscription() {
         ClusterRouter router = router();
         if (router == null) {
-            return sharedClient.get().connect();
+            return single.client().connect();
         }
         SlotMap map = router.map();
         if (map == null || map.masters().isEmpty()) {
@@ -170,16 +172,24 @@ final class PacerConnections {
         List<String> seeds = config == null || config.clientType() != RedisClientType.CLUSTER ? List.of()
                 : config.hosts().map(PacerConnections::endpoints).orElse(List.of());
         if (seeds.isEmpty()) {
-            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName),
+            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize()),
                     sharedClient, this::newContext, transport.connections(), transport.maxInFlight(),
                     transport.maxQueued());
             return;
         }
         LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
         cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
-                () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint), sharedClient,
+                () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint, poolSize()), sharedClient,
                 this::newContext, transport.connections(), transport.maxInFlight(), transport.maxQueued()),
                 CLUSTER_REFRESH_BUDGET, CLUSTER_REFRESH_INTERVAL);
+    }
+
+    /**
+     * The connections Pacer opens with one of its clients at most: the pipelined ones, the durable one and its pub/sub
+     * connections (throttle resets, limit overrides, delay-queue wake-ups).
+     */
+    private int poolSize() {
+        return Math.max(1, transport.connections()) + 1 + PUB_SUB_CONNECTIONS;
     }
 
     private static List<String> endpoints(Set<URI> hosts) {

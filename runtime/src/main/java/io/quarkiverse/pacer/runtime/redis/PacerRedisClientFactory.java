@@ -58,18 +58,24 @@ final class PacerRedisClientFactory {
         }
     }
 
-    /** Pacer's own client, or {@code null} when it cannot be built here (then the shared client is used). */
-    static Redis create(Vertx vertx, String clientName) {
+    /**
+     * Pacer's own client, or {@code null} when it cannot be built here (then the shared client is used).
+     *
+     * @param poolSize the connections Pacer opens with it at most (its pool holds at least as many)
+     */
+    static Redis create(Vertx vertx, String clientName, int poolSize) {
         RedisClientConfig client = config(clientName);
-        return client == null ? null : create(vertx, clientName, client);
+        return client == null ? null : create(vertx, clientName, client, poolSize);
     }
 
     /**
      * A standalone client for one node of a Redis Cluster.
      *
      * @param endpoint the node's {@code host:port}
+     * @param poolSize the connections Pacer opens with it at most (its pool holds at least as many)
      */
-    static Redis createForNode(Vertx vertx, String clientName, RedisClientConfig cluster, String endpoint) {
+    static Redis createForNode(Vertx vertx, String clientName, RedisClientConfig cluster, String endpoint,
+            int poolSize) {
         URI seed = cluster.hosts().flatMap(hosts -> hosts.stream().findFirst()).orElse(null);
         URI node;
         try {
@@ -79,13 +85,13 @@ final class PacerRedisClientFactory {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("Redis Cluster node " + endpoint + " has no valid address", e);
         }
-        return create(vertx, clientName, standalone(cluster, node));
+        return create(vertx, clientName, standalone(cluster, node), poolSize);
     }
 
-    private static Redis create(Vertx vertx, String clientName, RedisClientConfig client) {
+    private static Redis create(Vertx vertx, String clientName, RedisClientConfig client, int poolSize) {
         try {
-            // Its commands make no Redis client spans (PacerRedisOptions).
-            return PacerRedisOptions.building(() -> VertxRedisClientFactory.create(name(clientName), vertx, client,
+            // Its pool fits Pacer's connections, its commands make no Redis client spans (PacerRedisOptions).
+            return PacerRedisOptions.building(poolSize, () -> VertxRedisClientFactory.create(name(clientName), vertx, client,
                     Arc.container().instance(TlsConfigurationRegistry.class).get(),
                     Arc.container().instance(ProxyConfigurationRegistry.class).get()));
         } catch (RuntimeException | LinkageError e) {
