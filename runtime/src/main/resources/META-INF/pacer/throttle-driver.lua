@@ -4,6 +4,7 @@
 -- One call's policies are keys[k .. k + policies - 1] (KEYS, or key names passed in ARGV) and ARGV[a .. a + 6 *
 -- policies - 1] (6 values per policy, as in the prelude), so decide_all decides several calls' slices one by one.
 -- Work: one check and at most one commit per policy.
+
 -- ARGV numbers parsed once per distinct text in a script run: the calls of a batch mostly share their policies'
 -- values, and tonumber parses with strtod, a large share of a decision's Redis instructions.
 local NUMBERS = {}
@@ -21,16 +22,16 @@ local function decide(mode, token, keys, k, policies, a)
         -- Renewal: extend the call's leases only if all of them are still live; never revive an expired one.
         for i = 1, policies do
             local at = a + 6 * (i - 1)
-            local algorithm = ALGORITHMS[tonumber(ARGV[at])]
-            if algorithm.held and not algorithm.held(keys[k + i - 1], token, tonumber(ARGV[at + 4])) then
+            local algorithm = ALGORITHMS[number(ARGV[at])]
+            if algorithm.held and not algorithm.held(keys[k + i - 1], token, number(ARGV[at + 4])) then
                 return { 0 }
             end
         end
         for i = 1, policies do
             local at = a + 6 * (i - 1)
-            local algorithm = ALGORITHMS[tonumber(ARGV[at])]
+            local algorithm = ALGORITHMS[number(ARGV[at])]
             if algorithm.renew then
-                algorithm.renew(keys[k + i - 1], token, tonumber(ARGV[at + 4]), tonumber(ARGV[at + 2]))
+                algorithm.renew(keys[k + i - 1], token, number(ARGV[at + 4]), number(ARGV[at + 2]))
             end
         end
         return { 1 }
@@ -39,11 +40,11 @@ local function decide(mode, token, keys, k, policies, a)
     if mode == 2 or mode == 3 then
         for i = 1, policies do
             local at = a + 6 * (i - 1)
-            local algorithm = ALGORITHMS[tonumber(ARGV[at])]
+            local algorithm = ALGORITHMS[number(ARGV[at])]
             if mode == 2 then
-                algorithm.release(keys[k + i - 1], token, tonumber(ARGV[at + 4]))
+                algorithm.release(keys[k + i - 1], token, number(ARGV[at + 4]))
             else
-                algorithm.reset(keys[k + i - 1], tonumber(ARGV[at + 2]))
+                algorithm.reset(keys[k + i - 1], number(ARGV[at + 2]))
             end
         end
         return { 1 }

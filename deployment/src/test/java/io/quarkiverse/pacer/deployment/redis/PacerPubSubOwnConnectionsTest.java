@@ -19,10 +19,8 @@ import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.Request;
 
 /**
  * Pacer's pub/sub connections (throttle resets, limit overrides, delay-queue wake-ups) are its own, not the
@@ -65,7 +63,7 @@ class PacerPubSubOwnConnectionsTest {
     void theApplicationKeepsItsWholePool() throws Exception {
         assertThat(api.call()).isEqualTo("ok");
         // Pacer's subscriptions are open: three pub/sub connections in Redis.
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribedConnections() >= 3);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> RedisInfo.subscribedConnections(pacer) >= 3);
 
         List<RedisConnection> held = new ArrayList<>();
         try {
@@ -76,11 +74,5 @@ class PacerPubSubOwnConnectionsTest {
         } finally {
             held.forEach(RedisConnection::close);
         }
-    }
-
-    private long subscribedConnections() {
-        String clients = pacer.send(Request.cmd(Command.CLIENT).arg("LIST")).await().atMost(Duration.ofSeconds(5))
-                .toString();
-        return clients.lines().filter(line -> !line.contains(" sub=0 ")).count();
     }
 }

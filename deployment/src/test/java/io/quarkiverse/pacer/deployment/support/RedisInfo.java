@@ -33,6 +33,13 @@ public final class RedisInfo {
         return 0;
     }
 
+    /** The connections subscribed to at least one channel, from {@code CLIENT LIST}. */
+    public static long subscribedConnections(PacerRedis redis) {
+        String clients = redis.send(Request.cmd(Command.CLIENT).arg("LIST")).await().atMost(Duration.ofSeconds(5))
+                .toString();
+        return clients.lines().filter(line -> !line.contains(" sub=0 ")).count();
+    }
+
     public static String field(String info, String name) {
         for (String line : info.split("\r?\n")) {
             if (line.startsWith(name + ":")) {

@@ -27,10 +27,9 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * Pacer's own Redis commands (a decision's script call, a consumer's claims and acknowledgements, a schedule, its
- * subscriptions) make no Redis command span: Pacer's connections opt out of Quarkus's Redis client instrumentation, which would
- * otherwise add
- * a span per decision on the hot path and a root span per claim poll of an idle consumer. Pacer's own spans and events
- * say what happened. The application's own Redis commands keep their spans.
+ * subscriptions) make no Redis command span: Pacer's connections opt out of Quarkus's Redis client instrumentation,
+ * which would otherwise add a span per decision on the hot path and a root span per claim poll of an idle consumer.
+ * Pacer's own spans and events say what happened. The application's own Redis commands keep their spans.
  */
 class PacerRedisCommandsUntracedTest {
 
