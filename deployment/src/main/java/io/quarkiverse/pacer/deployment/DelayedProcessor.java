@@ -106,7 +106,7 @@ class DelayedProcessor {
         List<ForwardedQueueBuildItem> sorted = new ArrayList<>(forwarded);
         sorted.sort(Comparator.comparing(queue -> queue.getDefinition().getQueue()));
         for (ForwardedQueueBuildItem queue : sorted) {
-            handlers.add(recorder.forwarder(queue.getDefinition(), queue.getForwarderClass()));
+            handlers.add(recorder.forwarder(queue.getDefinition(), recorderContext.classProxy(queue.getForwarderClass())));
         }
         return SyntheticBeanBuildItem.configure(DelayedHandlers.class)
                 .scope(Singleton.class)

@@ -28,7 +28,7 @@ final class LimitResolverChecks {
         if (Modifier.isAbstract(type.flags()) || Modifier.isInterface(type.flags())) {
             return "must be a concrete class (a CDI bean)";
         }
-        if (!implementsResolver(index, type)) {
+        if (!TypeHierarchy.isSubtype(index, name, THROTTLE_LIMIT_RESOLVER)) {
             return "does not implement " + THROTTLE_LIMIT_RESOLVER;
         }
         for (ClassInfo current = type; current != null
@@ -41,30 +41,6 @@ final class LimitResolverChecks {
             }
         }
         return "implements neither resolve(String, String) nor resolveAsync(String, String); implement one of them";
-    }
-
-    private static boolean implementsResolver(IndexView index, ClassInfo type) {
-        for (ClassInfo current = type; current != null; current = superclass(index, current)) {
-            for (DotName interfaceName : current.interfaceNames()) {
-                if (interfaceName.equals(THROTTLE_LIMIT_RESOLVER) || extendsResolver(index, interfaceName)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean extendsResolver(IndexView index, DotName interfaceName) {
-        ClassInfo info = index.getClassByName(interfaceName);
-        if (info == null) {
-            return false;
-        }
-        for (DotName parent : info.interfaceNames()) {
-            if (parent.equals(THROTTLE_LIMIT_RESOLVER) || extendsResolver(index, parent)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static ClassInfo superclass(IndexView index, ClassInfo type) {

@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.deployment;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jboss.jandex.DotName;
@@ -13,6 +14,7 @@ import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
 import io.quarkiverse.pacer.throttle.Throttled;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -33,6 +35,8 @@ final class PacerDotNames {
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);
     static final DotName UNI = DotName.createSimple(Uni.class);
     static final DotName COMPLETION_STAGE = DotName.createSimple(CompletionStage.class);
+    static final DotName COMPLETABLE_FUTURE = DotName.createSimple(CompletableFuture.class);
+    static final DotName MULTI = DotName.createSimple(Multi.class);
     static final DotName VOID = DotName.createSimple(Void.class);
     static final DotName STRING = DotName.createSimple(String.class);
     /** Quarkus Messaging's, optional: named, never loaded. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
@@ -54,6 +55,7 @@ import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.resteasy.reactive.spi.ContainerResponseFilterBuildItem;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
 import io.quarkus.runtime.metrics.MetricsFactory;
@@ -133,30 +135,22 @@ class ThrottleProcessor {
     }
 
     @BuildStep
-    void makeKeyResolversUnremovable(ThrottledMethodsBuildItem throttled,
+    void makeResolversUnremovable(ThrottledMethodsBuildItem throttled,
             BuildProducer<UnremovableBeanBuildItem> unremovable) {
+        TreeSet<String> resolvers = resolverClasses(throttled);
+        if (!resolvers.isEmpty()) {
+            unremovable.produce(UnremovableBeanBuildItem.beanClassNames(resolvers));
+        }
+    }
+
+    /** The {@code ThrottleKeyResolver} and {@code ThrottleLimitResolver} bean classes the definitions name, sorted. */
+    private static TreeSet<String> resolverClasses(ThrottledMethodsBuildItem throttled) {
         TreeSet<String> resolvers = new TreeSet<>();
         for (MethodDefinition method : throttled.getMethods()) {
             if (method.getKeyResolver() != null) {
                 resolvers.add(method.getKeyResolver());
             }
         }
-        if (!resolvers.isEmpty()) {
-            unremovable.produce(UnremovableBeanBuildItem.beanClassNames(resolvers));
-        }
-    }
-
-    @BuildStep
-    void makeLimitResolversUnremovable(ThrottledMethodsBuildItem throttled,
-            BuildProducer<UnremovableBeanBuildItem> unremovable) {
-        TreeSet<String> resolvers = limitResolvers(throttled);
-        if (!resolvers.isEmpty()) {
-            unremovable.produce(UnremovableBeanBuildItem.beanClassNames(resolvers));
-        }
-    }
-
-    private static TreeSet<String> limitResolvers(ThrottledMethodsBuildItem throttled) {
-        TreeSet<String> resolvers = new TreeSet<>();
         for (PolicyDefinition policy : throttled.getPolicies()) {
             if (policy.getLimitsResolver() != null) {
                 resolvers.add(policy.getLimitsResolver());
@@ -167,11 +161,17 @@ class ThrottleProcessor {
 
     @BuildStep
     @Record(ExecutionTime.STATIC_INIT)
-    SyntheticBeanBuildItem recordThrottledMethods(ThrottledMethodsBuildItem throttled, ThrottleRecorder recorder) {
+    SyntheticBeanBuildItem recordThrottledMethods(ThrottledMethodsBuildItem throttled, ThrottleRecorder recorder,
+            RecorderContext recorderContext) {
+        // Class proxies: the runtime gets the classes themselves and never loads one by name.
+        Map<String, Class<?>> resolverClasses = new TreeMap<>();
+        for (String resolver : resolverClasses(throttled)) {
+            resolverClasses.put(resolver, recorderContext.classProxy(resolver));
+        }
         return SyntheticBeanBuildItem.configure(ThrottleDefinitions.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.definitions(throttled.getPolicies(), throttled.getMethods()))
+                .supplier(recorder.definitions(throttled.getPolicies(), throttled.getMethods(), resolverClasses))
                 .done();
     }
 }

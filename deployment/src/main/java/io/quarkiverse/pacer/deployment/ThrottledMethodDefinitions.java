@@ -3,9 +3,12 @@ package io.quarkiverse.pacer.deployment;
 import static io.quarkiverse.pacer.deployment.MethodNames.display;
 import static io.quarkiverse.pacer.deployment.MethodNames.idOf;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.CLIENT_ADDRESS_KEY_RESOLVER;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.COMPLETION_STAGE;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.MULTI;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_LIMIT_RESOLVER;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.UNI;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +27,7 @@ import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
 import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
+import io.quarkiverse.pacer.runtime.throttle.ThrottledReturnKind;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkus.deployment.Capabilities;
@@ -160,7 +164,7 @@ final class ThrottledMethodDefinitions {
             problems.add(where + ": key = " + resolver + " and @ThrottleKey parameters both define the key; keep one");
         }
         definition.setKeyParameters(keyParameters);
-        definition.setReturnType(className(method.returnType()));
+        definition.setReturnKind(returnKind(method.returnType(), index));
         return problems.size() == before ? definition : null;
     }
 
@@ -179,12 +183,27 @@ final class ThrottledMethodDefinitions {
                 + (policy.getLimitsResolver() == null ? "" : " limits=" + policy.getLimitsResolver());
     }
 
-    /** The erased class of a return type, for the runtime to tell reactive methods apart; {@code null} otherwise. */
-    private static String className(Type type) {
+    /** How a method returns, from its declared type, for the interceptor to block or decide at subscription. */
+    private static ThrottledReturnKind returnKind(Type type, IndexView index) {
+        DotName erased = erasedClass(type);
+        if (erased == null) {
+            return ThrottledReturnKind.BLOCKING;
+        } else if (TypeHierarchy.isSubtype(index, erased, UNI)) {
+            return ThrottledReturnKind.UNI;
+        } else if (TypeHierarchy.isSubtype(index, erased, COMPLETION_STAGE)) {
+            return ThrottledReturnKind.COMPLETION_STAGE;
+        } else if (TypeHierarchy.isSubtype(index, erased, MULTI)) {
+            return ThrottledReturnKind.MULTI;
+        }
+        return ThrottledReturnKind.BLOCKING;
+    }
+
+    /** The erased class of a type; {@code null} for primitives, {@code void} and arrays. */
+    private static DotName erasedClass(Type type) {
         return switch (type.kind()) {
-            case CLASS, PARAMETERIZED_TYPE -> type.name().toString();
+            case CLASS, PARAMETERIZED_TYPE -> type.name();
             case TYPE_VARIABLE -> type.asTypeVariable().bounds().isEmpty() ? null
-                    : className(type.asTypeVariable().bounds().get(0));
+                    : erasedClass(type.asTypeVariable().bounds().get(0));
             default -> null;
         };
     }

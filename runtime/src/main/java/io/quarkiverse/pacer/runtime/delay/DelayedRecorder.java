@@ -19,16 +19,13 @@ public class DelayedRecorder {
         return new RuntimeValue<>(new DelayedHandler(definition, invoker.getValue()));
     }
 
-    /** A queue forwarded to a Quarkus Messaging channel, with the generated forwarder bean of that channel. */
-    public RuntimeValue<DelayedHandler> forwarder(DelayedConsumerDefinition definition, String forwarderClass) {
-        Class<? extends DelayedChannelForwarder> type;
-        try {
-            type = Class.forName(forwarderClass, false, Thread.currentThread().getContextClassLoader())
-                    .asSubclass(DelayedChannelForwarder.class);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("The forwarder of " + definition.describe() + " is missing", e);
-        }
-        return new RuntimeValue<>(new DelayedHandler(definition, new ChannelForwardingInvoker(type)));
+    /**
+     * A queue forwarded to a Quarkus Messaging channel, with the generated forwarder bean of that channel (a class
+     * proxy of the build: never loaded by name).
+     */
+    public RuntimeValue<DelayedHandler> forwarder(DelayedConsumerDefinition definition, Class<?> forwarderClass) {
+        return new RuntimeValue<>(new DelayedHandler(definition,
+                new ChannelForwardingInvoker(forwarderClass.asSubclass(DelayedChannelForwarder.class))));
     }
 
     public Supplier<DelayedHandlers> handlers(List<RuntimeValue<DelayedHandler>> handlers) {

@@ -18,7 +18,7 @@ public class MethodDefinition {
     private String keyResolver;
     private OnLimit onLimit = OnLimit.REJECT;
     private long maxWaitMillis;
-    private String returnType;
+    private ThrottledReturnKind returnKind = ThrottledReturnKind.BLOCKING;
 
     /** {@code com.acme.Api#search(java.lang.String,java.lang.String)}, for messages and the Dev UI. */
     public String getId() {
@@ -79,12 +79,12 @@ public class MethodDefinition {
         this.maxWaitMillis = maxWaitMillis;
     }
 
-    /** The erased return type's class name, or {@code null} for primitives, {@code void} and arrays. */
-    public String getReturnType() {
-        return returnType;
+    /** How the method returns, decided by the build from its declared return type. */
+    public ThrottledReturnKind getReturnKind() {
+        return returnKind;
     }
 
-    public void setReturnType(String returnType) {
-        this.returnType = returnType;
+    public void setReturnKind(ThrottledReturnKind returnKind) {
+        this.returnKind = returnKind;
     }
 }

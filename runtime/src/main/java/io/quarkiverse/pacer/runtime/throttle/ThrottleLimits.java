@@ -15,8 +15,6 @@ import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.OnResolverFailu
 import io.quarkiverse.pacer.throttle.ThrottleLimit;
 import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
 import io.quarkiverse.pacer.throttle.ThrottleOverride;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.InstanceHandle;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 
@@ -95,19 +93,9 @@ public class ThrottleLimits {
                 config.cacheTtl(), config.timeout(), config.cacheMaxSize(), cachedAnswers));
     }
 
-    private static ThrottleLimitResolver resolver(ThrottlePolicy policy) {
-        String className = policy.limitsResolver;
-        try {
-            Class<?> type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
-            InstanceHandle<?> handle = Arc.container().instance(type);
-            if (!handle.isAvailable()) {
-                throw new IllegalStateException("ThrottleLimitResolver " + className + " of throttling policy \""
-                        + policy.name + "\" is not a CDI bean: add a bean-defining annotation such as @ApplicationScoped");
-            }
-            return (ThrottleLimitResolver) handle.get();
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("ThrottleLimitResolver " + className + " is missing", e);
-        }
+    private ThrottleLimitResolver resolver(ThrottlePolicy policy) {
+        return ResolverBeans.limitResolver(policies.definitions().resolverClass(policy.limitsResolver),
+                "of throttling policy \"" + policy.name + "\"");
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import io.quarkus.runtime.annotations.Recorder;
@@ -11,7 +12,13 @@ import io.quarkus.runtime.annotations.Recorder;
 @Recorder
 public class ThrottleRecorder {
 
-    public Supplier<ThrottleDefinitions> definitions(List<PolicyDefinition> policies, List<MethodDefinition> methods) {
-        return () -> new ThrottleDefinitions(policies, methods);
+    /**
+     * @param resolverClasses the resolver bean classes the definitions name, as class proxies of the build: the
+     *        runtime selects their beans by class, never by name
+     */
+    public Supplier<ThrottleDefinitions> definitions(List<PolicyDefinition> policies, List<MethodDefinition> methods,
+            Map<String, Class<?>> resolverClasses) {
+        ThrottleDefinitions definitions = new ThrottleDefinitions(policies, methods, resolverClasses);
+        return () -> definitions;
     }
 }

@@ -42,7 +42,7 @@ public class ThrottledInterceptor {
             return invocation.proceed();
         }
         String key = method.key(invocation);
-        if (method.kind == ThrottledMethod.Kind.BLOCKING) {
+        if (method.kind == ThrottledReturnKind.BLOCKING) {
             if (Context.isOnEventLoopThread()) {
                 ThrottleStack cached = method.stack.cached(key);
                 if (cached != null && cached.isEmpty()) {
@@ -81,7 +81,7 @@ public class ThrottledInterceptor {
             ThrottleStack stack) {
         try {
             Object result = throttle(invocation, method, key, stack);
-            return method.kind == ThrottledMethod.Kind.UNI ? asUni(result)
+            return method.kind == ThrottledReturnKind.UNI ? asUni(result)
                     : Uni.createFrom().completionStage(asStage(result));
         } catch (Exception e) {
             return Uni.createFrom().failure(e);

@@ -1,13 +1,9 @@
 package io.quarkiverse.pacer.runtime.throttle;
 
-import java.util.concurrent.CompletionStage;
-
 import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
-import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Everything the interceptor needs about one {@code @Throttled} method, prepared once at startup from the
@@ -16,23 +12,16 @@ import io.smallrye.mutiny.Uni;
  */
 final class ThrottledMethod {
 
-    enum Kind {
-        BLOCKING,
-        UNI,
-        COMPLETION_STAGE,
-        MULTI
-    }
-
     final String id;
     /** The method's policies as they apply to a call now (runtime overrides, per-key limits). */
     final LiveStack stack;
-    final Kind kind;
+    final ThrottledReturnKind kind;
     final OnLimit onLimit;
     final long maxWaitMicros;
     private final int[] keyParameters;
     private final ThrottleKeyResolver resolver;
 
-    ThrottledMethod(String id, LiveStack stack, Kind kind, OnLimit onLimit, long maxWaitMicros,
+    ThrottledMethod(String id, LiveStack stack, ThrottledReturnKind kind, OnLimit onLimit, long maxWaitMicros,
             int[] keyParameters, ThrottleKeyResolver resolver) {
         this.id = id;
         this.stack = stack;
@@ -55,18 +44,5 @@ final class ThrottledMethod {
 
     boolean waits(long retryAfterMicros) {
         return onLimit == OnLimit.WAIT && retryAfterMicros > 0 && retryAfterMicros <= maxWaitMicros;
-    }
-
-    static Kind kindOf(Class<?> returnType) {
-        if (Uni.class.isAssignableFrom(returnType)) {
-            return Kind.UNI;
-        }
-        if (CompletionStage.class.isAssignableFrom(returnType)) {
-            return Kind.COMPLETION_STAGE;
-        }
-        if (Multi.class.isAssignableFrom(returnType)) {
-            return Kind.MULTI;
-        }
-        return Kind.BLOCKING;
     }
 }

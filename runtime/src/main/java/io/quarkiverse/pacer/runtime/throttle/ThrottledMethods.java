@@ -5,9 +5,9 @@ import java.util.List;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.InvocationContext;
 
+import org.jboss.logging.Logger;
+
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.InstanceHandle;
 
 /**
  * Every {@code @Throttled} method prepared for the interceptor, in the order of {@link ThrottleDefinitions#methods()},
@@ -16,25 +16,46 @@ import io.quarkus.arc.InstanceHandle;
 @Singleton
 public class ThrottledMethods {
 
+    private static final Logger LOG = Logger.getLogger(ThrottledMethods.class);
+
     /** By definition index. */
     private final ThrottledMethod[] methods;
 
+    /** By definition index: why a method could not be prepared, or {@code null}. */
+    private final RuntimeException[] problems;
+
     ThrottledMethods(ThrottlePolicies policies, ThrottleLimits limits) {
-        List<MethodDefinition> definitions = policies.definitions().methods();
-        this.methods = new ThrottledMethod[definitions.size()];
+        ThrottleDefinitions definitions = policies.definitions();
+        List<MethodDefinition> methodDefinitions = definitions.methods();
+        this.methods = new ThrottledMethod[methodDefinitions.size()];
+        this.problems = new RuntimeException[methods.length];
         for (int i = 0; i < methods.length; i++) {
-            methods[i] = prepare(definitions.get(i), policies, limits);
+            MethodDefinition definition = methodDefinitions.get(i);
+            try {
+                methods[i] = prepare(definition, definitions, policies, limits);
+            } catch (RuntimeException e) {
+                // One method that cannot be prepared fails its own calls only, with this cause.
+                problems[i] = e;
+                LOG.errorf(e, "@Throttled method %s cannot be enforced: %s", definition.getId(), e.getMessage());
+            }
         }
     }
 
     /** The prepared method of an invocation, or {@code null} when it is not throttled. */
     ThrottledMethod of(InvocationContext invocation) {
         ThrottledMethodIndex index = invocation.getInterceptorBinding(ThrottledMethodIndex.class);
-        return index == null ? null : methods[index.value()];
+        if (index == null) {
+            return null;
+        }
+        ThrottledMethod method = methods[index.value()];
+        if (method == null) {
+            throw new IllegalStateException(problems[index.value()].getMessage(), problems[index.value()]);
+        }
+        return method;
     }
 
-    private static ThrottledMethod prepare(MethodDefinition definition, ThrottlePolicies policies,
-            ThrottleLimits limits) {
+    private static ThrottledMethod prepare(MethodDefinition definition, ThrottleDefinitions definitions,
+            ThrottlePolicies policies, ThrottleLimits limits) {
         // Disabled policies too: a runtime override may switch them on.
         ThrottlePolicy[] declared = new ThrottlePolicy[definition.getPolicies().size()];
         for (int i = 0; i < declared.length; i++) {
@@ -42,35 +63,11 @@ public class ThrottledMethods {
         }
         int[] costArray = definition.getCosts().stream().mapToInt(Integer::intValue).toArray();
         LiveStack stack = limits.stackOf(declared, costArray);
-        ThrottleKeyResolver resolver = definition.getKeyResolver() == null ? null : resolver(definition.getKeyResolver());
+        ThrottleKeyResolver resolver = definition.getKeyResolver() == null ? null
+                : ResolverBeans.keyResolver(definitions.resolverClass(definition.getKeyResolver()),
+                        "of " + definition.getId());
         int[] keyParameters = definition.getKeyParameters().stream().mapToInt(Integer::intValue).toArray();
-        return new ThrottledMethod(definition.getId(), stack, ThrottledMethod.kindOf(returnType(definition)),
-                definition.getOnLimit(),
+        return new ThrottledMethod(definition.getId(), stack, definition.getReturnKind(), definition.getOnLimit(),
                 definition.getMaxWaitMillis() * 1000, keyParameters, resolver);
-    }
-
-    /** The erased return type; {@code void.class} stands for every type that is not a class or interface. */
-    private static Class<?> returnType(MethodDefinition definition) {
-        if (definition.getReturnType() == null) {
-            return void.class;
-        }
-        try {
-            return Class.forName(definition.getReturnType(), false, Thread.currentThread().getContextClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("The return type of " + definition.getId() + " is missing", e);
-        }
-    }
-
-    private static ThrottleKeyResolver resolver(String className) {
-        try {
-            Class<?> type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
-            InstanceHandle<?> handle = Arc.container().instance(type);
-            if (!handle.isAvailable()) {
-                throw new IllegalStateException("ThrottleKeyResolver " + className + " is not a CDI bean");
-            }
-            return (ThrottleKeyResolver) handle.get();
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("ThrottleKeyResolver " + className + " is missing", e);
-        }
     }
 }
