@@ -72,9 +72,10 @@ class DelayedShardedQueueTest {
 
     @Test
     void shardsSpreadAndDeliverOnce() {
-        Instant due = Instant.now().plusSeconds(2);
+        // Due in an hour: the spread is read before any consumer may claim, however slow scheduling is.
+        Instant later = Instant.now().plus(Duration.ofHours(1));
         for (int i = 0; i < MESSAGES; i++) {
-            queue.schedule("sharded", "m-" + i, "payload " + i, due);
+            queue.schedule("sharded", "m-" + i, "payload " + i, later);
         }
         for (int shard = 0; shard < 4; shard++) {
             assertThat(zcard("pacer:d:{sharded#" + shard + "}:due")).as("shard " + shard).isPositive();
@@ -82,6 +83,11 @@ class DelayedShardedQueueTest {
         assertThat(queue.size("sharded")).isEqualTo(MESSAGES);
         assertThat(queue.cancel("sharded", "m-0")).isTrue();
         assertThat(queue.size("sharded")).isEqualTo(MESSAGES - 1);
+        // Upsert by id: the same messages, due now, on the shards they already occupy.
+        Instant now = Instant.now();
+        for (int i = 1; i < MESSAGES; i++) {
+            queue.schedule("sharded", "m-" + i, "payload " + i, now);
+        }
 
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.calls.get() >= MESSAGES - 1);
         assertThat(consumer.received).hasSize(MESSAGES - 1).doesNotContain("m-0");
