@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
+import io.quarkiverse.pacer.devservices.common.RedisProcess;
 
 /**
  * The {@code redis-server} every scenario runs against: a fresh process on a free loopback port (never 6379), no

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.support.LogCapture;
-import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import io.quarkiverse.pacer.runtime.delay.integration.AfterCommitSender;
+import io.quarkiverse.pacer.test.support.LogCapture;
+import io.quarkiverse.pacer.test.support.RestartableRedis;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.QuarkusUnitTest;
 

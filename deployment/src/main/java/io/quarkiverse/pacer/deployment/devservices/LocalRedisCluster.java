@@ -7,7 +7,7 @@ import java.util.StringJoiner;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
+import io.quarkiverse.pacer.devservices.common.RedisProcess;
 
 /**
  * A local Redis Cluster of three masters, each with {@code quarkus.pacer.devservices.cluster-replicas} replicas (none
@@ -23,9 +23,6 @@ public final class LocalRedisCluster extends LocalRedisSetup {
     static final int MASTERS = 3;
     private static final int SLOTS = 16384;
     private static final long FORM_TIMEOUT_MILLIS = 30_000;
-    /** The arguments of every node, also those a test restarts on the same port and directory. */
-    public static final List<String> NODE_ARGUMENTS = List.of("--cluster-enabled", "yes", "--cluster-config-file",
-            "nodes.conf", "--cluster-node-timeout", "2000", "--cluster-require-full-coverage", "no");
 
     private final Path executable;
     private final int replicasPerMaster;
@@ -42,7 +39,7 @@ public final class LocalRedisCluster extends LocalRedisSetup {
         workDir = workDirectory("pacer-redis-cluster-", "a local Redis Cluster");
         int total = MASTERS * (1 + replicasPerMaster);
         for (int port : RedisProcess.freeNodePorts(total)) {
-            nodes.add(RedisProcess.start(executable, workDir, port, NODE_ARGUMENTS, null));
+            nodes.add(RedisProcess.startClusterNode(executable, workDir, port));
         }
         for (int i = 0; i < MASTERS; i++) {
             int first = i * SLOTS / MASTERS;

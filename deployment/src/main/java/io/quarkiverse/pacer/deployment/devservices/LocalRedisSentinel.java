@@ -7,7 +7,7 @@ import java.util.StringJoiner;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
+import io.quarkiverse.pacer.devservices.common.RedisProcess;
 
 /**
  * A local Sentinel setup for dev and test mode with {@code quarkus.pacer.devservices.topology=sentinel}: a primary,
@@ -18,7 +18,7 @@ import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
 public final class LocalRedisSentinel extends LocalRedisSetup {
 
     private static final Logger LOG = Logger.getLogger(LocalRedisSentinel.class);
-    public static final String MASTER_NAME = "pacer";
+    static final String MASTER_NAME = "pacer";
     static final int REPLICAS = 2;
     static final int SENTINELS = 3;
     private static final long FORM_TIMEOUT_MILLIS = 20_000;

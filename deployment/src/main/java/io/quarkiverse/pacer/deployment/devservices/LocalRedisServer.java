@@ -8,7 +8,8 @@ import java.util.List;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.pacer.runtime.devservices.RedisProcess;
+import io.quarkiverse.pacer.devservices.common.RedisProcess;
+import io.quarkiverse.pacer.devservices.common.RedisServerExecutable;
 
 /**
  * A {@code redis-server} process on a free loopback port: Pacer's Dev Service when no container runtime is available.

@@ -6,6 +6,8 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.deployment.PacerProcessor;
+import io.quarkiverse.pacer.devservices.common.LocalRedisServerChoice;
+import io.quarkiverse.pacer.devservices.common.RedisServerExecutable;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig.Topology;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;

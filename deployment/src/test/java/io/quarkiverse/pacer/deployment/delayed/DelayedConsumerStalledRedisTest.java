@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisServer;
-import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
-import io.quarkiverse.pacer.deployment.support.StallingProxy;
+import io.quarkiverse.pacer.devservices.common.LocalRedisServerChoice;
+import io.quarkiverse.pacer.test.support.StallingProxy;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.test.support.RedisCommands;
+import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.redis.client.Response;
 

@@ -1,7 +1,7 @@
 package io.quarkiverse.pacer.deployment.delayed;
 
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.send;
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.setKey;
+import static io.quarkiverse.pacer.test.support.RedisCommands.send;
+import static io.quarkiverse.pacer.test.support.RedisCommands.setKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

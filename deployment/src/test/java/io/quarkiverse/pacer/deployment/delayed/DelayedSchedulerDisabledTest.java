@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
+import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** With quarkus.scheduler.enabled=false the application still starts and consumes (the poll falls back to Vert.x). */

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.runtime.devui.PacerDelayQueuesJsonRpcService;
 import io.quarkiverse.pacer.runtime.devui.PacerThrottlingJsonRpcService;
+import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;

@@ -1,6 +1,6 @@
 package io.quarkiverse.pacer.deployment.throttle;
 
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.send;
+import static io.quarkiverse.pacer.test.support.RedisCommands.send;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -14,8 +14,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;

@@ -2,7 +2,7 @@ package io.quarkiverse.pacer.deployment.throttle;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.deployment.support.RestartableRedis;
+import io.quarkiverse.pacer.test.support.RestartableRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** {@code on-redis-failure=local} through a Redis outage; see {@link ThrottleRedisRestartScenario}. */

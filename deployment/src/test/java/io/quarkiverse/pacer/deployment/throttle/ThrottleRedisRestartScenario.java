@@ -10,8 +10,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.pacer.deployment.support.RestartableRedis;
 import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
+import io.quarkiverse.pacer.test.support.RestartableRedis;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;

@@ -9,7 +9,7 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.pacer.deployment.support.Failures;
+import io.quarkiverse.pacer.test.support.Failures;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusUnitTest;
 

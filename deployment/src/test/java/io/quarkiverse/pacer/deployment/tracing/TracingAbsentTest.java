@@ -1,7 +1,7 @@
 package io.quarkiverse.pacer.deployment.tracing;
 
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.messagesKey;
-import static io.quarkiverse.pacer.deployment.support.RedisCommands.send;
+import static io.quarkiverse.pacer.test.support.RedisCommands.messagesKey;
+import static io.quarkiverse.pacer.test.support.RedisCommands.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,10 +21,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.deployment.support.RedisCommands;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.tracing.DelayedTracing;
 import io.quarkiverse.pacer.runtime.tracing.ThrottleTracing;
+import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;

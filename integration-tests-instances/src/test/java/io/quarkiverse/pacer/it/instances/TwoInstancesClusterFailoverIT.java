@@ -15,8 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisCluster;
-import io.quarkiverse.pacer.deployment.support.ClusterLoad;
-import io.quarkiverse.pacer.deployment.support.LocalCluster;
+import io.quarkiverse.pacer.test.support.ClusterLoad;
+import io.quarkiverse.pacer.test.support.LocalCluster;
 
 /**
  * The one-instance {@code ClusterFailoverScenario} with two packaged instances: the test starts a Redis Cluster of 3
