@@ -71,11 +71,11 @@ public class DelayedBenchmarks {
     static final double BULLMQ_TARGET = 2.0;
 
     /** Pacer's scripts, to name an EVALSHA in the slow log. */
-
-    private static final List<LuaScript> PACER_SCRIPTS = List.of(DelayedScripts.SCHEDULE, DelayedScripts.SCHEDULE_ALL,
-            DelayedScripts.CLAIM, DelayedScripts.ACK, DelayedScripts.NACK, DelayedScripts.RENEW, DelayedScripts.CANCEL,
-            DelayedScripts.SIZE, DelayedScripts.DEAD_LETTERS, DelayedScripts.REPLAY, DelayedScripts.PURGE,
-            LuaScript.load("server-time"));
+    private static final List<LuaScript> PACER_SCRIPTS = List.of(DelayedScripts.SCHEDULE, DelayedScripts.SCHEDULE_BATCH,
+            DelayedScripts.SCHEDULE_ALL, DelayedScripts.CLAIM, DelayedScripts.ACK, DelayedScripts.NACK,
+            DelayedScripts.THROTTLED, DelayedScripts.RENEW, DelayedScripts.CANCEL, DelayedScripts.SIZE,
+            DelayedScripts.DEAD_LETTERS, DelayedScripts.REPLAY, DelayedScripts.PURGE, DelayedScripts.DELIVER_NOW,
+            DelayedScripts.WAITING, LuaScript.load("server-time"));
 
     private final Map<String, String> scriptNames = new HashMap<>();
 
