@@ -202,6 +202,10 @@ function reset() {
 
 // --- process -----------------------------------------------------------------------------------------------------
 
+function cpu() {
+  return { cpuMicros: cpuMicros() };
+}
+
 function versions() {
   return {
     node: process.versions.node,
@@ -233,7 +237,7 @@ async function close() {
 }
 
 const operations = {
-  versions, schedule, produce, produced, awaitProduced, spread, fill, work, delivered, lateness, reset, scripts, close,
+  versions, cpu, schedule, produce, produced, awaitProduced, spread, fill, work, delivered, lateness, reset, scripts, close,
 };
 
 const lines = createInterface({ input: process.stdin });

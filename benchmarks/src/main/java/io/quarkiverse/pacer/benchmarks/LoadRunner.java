@@ -115,7 +115,7 @@ public final class LoadRunner {
     }
 
     /** CPU time of the whole JVM process in nanoseconds, or 0 when the platform does not report it. */
-    static long processCpuNanos() {
+    public static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return Math.max(0, os.getProcessCpuTime());
         }

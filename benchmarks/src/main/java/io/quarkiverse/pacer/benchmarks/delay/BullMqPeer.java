@@ -179,6 +179,11 @@ public final class BullMqPeer implements AutoCloseable {
         }
 
         @Override
+        public long cpuNanos() {
+            return (producers.call("cpu").getLong("cpuMicros") + worker.call("cpu").getLong("cpuMicros")) * 1000;
+        }
+
+        @Override
         public void close() {
             worker.close();
         }

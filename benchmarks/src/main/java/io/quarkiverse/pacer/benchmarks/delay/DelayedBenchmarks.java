@@ -235,7 +235,7 @@ public class DelayedBenchmarks {
     }
 
     /** One implementation's end-to-end runs, merged: deliveries and scheduling in the measured windows. */
-    private record EndToEndRun(long delivered, long scheduled, double seconds, List<Long> backlogs,
+    private record EndToEndRun(long delivered, long scheduled, double seconds, long cpuNanos, List<Long> backlogs,
             Histogram lateness, CallCensus census, long expected, long finallyDelivered) {
 
         EndToEndRun plus(EndToEndRun other) {
@@ -244,7 +244,7 @@ public class DelayedBenchmarks {
             List<Long> both = new ArrayList<>(backlogs);
             both.addAll(other.backlogs);
             return new EndToEndRun(delivered + other.delivered, scheduled + other.scheduled, seconds + other.seconds,
-                    both, sum, census.plus(other.census), expected + other.expected,
+                    cpuNanos + other.cpuNanos, both, sum, census.plus(other.census), expected + other.expected,
                     finallyDelivered + other.finallyDelivered);
         }
     }
@@ -255,7 +255,9 @@ public class DelayedBenchmarks {
                 .throughput(run.delivered() / run.seconds())
                 .latencies(run.lateness().getValueAtPercentile(50) / 1e3,
                         run.lateness().getValueAtPercentile(99) / 1e3, run.lateness().getMaxValue() / 1e3)
-                .note(String.format(Locale.ROOT, "delivered msg/s; latency = schedule to delivery; scheduled %,.0f/s;"
+                .cpu(run.cpuNanos() / 1e3 / Math.max(1, run.delivered()))
+                .note(String.format(Locale.ROOT, "delivered msg/s; latency = schedule to delivery; CPU per delivered"
+                        + " msg of the processes producing and consuming; scheduled %,.0f/s;"
                         + " backlog at end of each run %s; Redis calls per delivered msg: %s",
                         run.scheduled() / run.seconds(), run.backlogs(), run.census().describe()));
         if (run.finallyDelivered() < run.expected()) {
@@ -280,10 +282,12 @@ public class DelayedBenchmarks {
         context.admin("CONFIG", "RESETSTAT");
         long count1 = driver.delivered();
         long scheduled1 = driver.scheduled();
+        long cpu1 = driver.cpuNanos();
         long t1 = System.nanoTime();
         Thread.sleep(measure.toMillis());
         long count2 = driver.delivered();
         long scheduled2 = driver.scheduled();
+        long cpu2 = driver.cpuNanos();
         long t2 = System.nanoTime();
         // Redis's own time per command during the measurement (usec_per_call), for the profile of delivery.
         LOG.infof("%s, %s: %,d delivered; Redis INFO commandstats of the measurement:%n%s", scenario, implementation,
@@ -302,7 +306,7 @@ public class DelayedBenchmarks {
         driver.awaitProducers();
         long expected = driver.scheduled();
         awaitDeliveries(driver::delivered, expected, Duration.ofSeconds(60));
-        return new EndToEndRun(count2 - count1, scheduled2 - scheduled1, (t2 - t1) / 1e9, List.of(backlog),
+        return new EndToEndRun(count2 - count1, scheduled2 - scheduled1, (t2 - t1) / 1e9, cpu2 - cpu1, List.of(backlog),
                 driver.lateness().copy(), callCensus, expected, driver.delivered());
     }
 

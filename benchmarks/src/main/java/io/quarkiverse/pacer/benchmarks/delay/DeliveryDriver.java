@@ -35,6 +35,9 @@ interface DeliveryDriver extends AutoCloseable {
 
     void reset();
 
+    /** CPU time so far of the processes running the producers and consumers, in nanoseconds. */
+    long cpuNanos();
+
     /** When the spread messages were scheduled and the first could be due, in epoch microseconds. */
     record Spread(long firstDueMicros, long startedMicros, long scheduledByMicros) {
     }

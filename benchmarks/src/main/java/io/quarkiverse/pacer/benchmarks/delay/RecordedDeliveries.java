@@ -82,6 +82,11 @@ final class RecordedDeliveries implements DeliveryDriver {
         recorder.reset();
     }
 
+    @Override
+    public long cpuNanos() {
+        return LoadRunner.processCpuNanos();
+    }
+
     /** Runs {@code action(sequence)} for sequences 0..n-1 on {@code threads} threads; returns elapsed µs. */
     static long parallel(int n, int threads, LongConsumer action) throws InterruptedException {
         AtomicLong next = new AtomicLong();
