@@ -134,21 +134,14 @@ public final class BullMqPeer implements AutoCloseable {
 
         @Override
         public void awaitProducers() {
-            JsonObject reply = producers.call("awaitProduced");
-            if (reply.getLong("errors") > 0) {
-                LOG.warnf("BullMQ producers: %d failed adds, first: %s", reply.getLong("errors"),
-                        reply.getString("firstError"));
-            }
+            warnOfFailures(producers.call("awaitProduced"));
         }
 
         @Override
         public Spread scheduleSpread(int messages, int count, long leadMicros, long spreadMicros) {
             JsonObject reply = producers.call("spread", "queue", queue, "messages", messages, "producers", count,
                     "leadMicros", leadMicros, "spreadMicros", spreadMicros);
-            if (reply.getLong("errors") > 0) {
-                LOG.warnf("BullMQ producers: %d failed adds, first: %s", reply.getLong("errors"),
-                        reply.getString("firstError"));
-            }
+            warnOfFailures(reply);
             return new Spread(reply.getLong("baseMicros"), reply.getLong("startedMicros"),
                     reply.getLong("scheduledByMicros"));
         }
@@ -186,6 +179,13 @@ public final class BullMqPeer implements AutoCloseable {
         @Override
         public void close() {
             worker.close();
+        }
+    }
+
+    private static void warnOfFailures(JsonObject reply) {
+        if (reply.getLong("errors") > 0) {
+            LOG.warnf("BullMQ producers: %d failed adds, first: %s", reply.getLong("errors"),
+                    reply.getString("firstError"));
         }
     }
 
