@@ -24,6 +24,7 @@ import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
@@ -54,6 +55,9 @@ public class DelayedBenchmarks {
 
     @Inject
     Instance<DelayedQueue> queues;
+
+    @Inject
+    Instance<ReactiveDelayedQueue> reactiveQueues;
 
     private DelayedQueue queue;
 
@@ -138,43 +142,69 @@ public class DelayedBenchmarks {
         String scenario = "schedule, due in 1 h · " + callers + " producers";
         LOG.infof("Delayed scenario: %s", scenario);
         List<LoadRunner.Slice> slices = new ArrayList<>();
+        List<ScriptWork> works = new ArrayList<>();
         try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-schedule")) {
             long dueAt = DeliveryRecorder.nowMicros() + TimeUnit.HOURS.toMicros(1);
-            slices.add((leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
-                delayed.schedule(dueAt, sequence);
-                return true;
-            }));
+            slices.add(measured(context, works, (leadIn, window) -> LoadRunner.run(callers, leadIn, window,
+                    (worker, sequence) -> {
+                        delayed.schedule(dueAt, sequence);
+                        return true;
+                    })));
             if (queue != null) {
-                slices.add((leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
-                    queue.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1));
-                    return true;
-                }));
+                slices.add(measured(context, works,
+                        (leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
+                            queue.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1));
+                            return true;
+                        })));
+                // The same call through the reactive API, awaited: what waiting on a plain future saves.
+                ReactiveDelayedQueue reactive = reactiveQueues.get();
+                slices.add(measured(context, works,
+                        (leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
+                            reactive.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1))
+                                    .await().atMost(Duration.ofSeconds(30));
+                            return true;
+                        })));
             }
             if (bullmq.unavailable() == null) {
-                slices.add((leadIn, window) -> bullmq.schedule("bullmq-schedule", callers, leadIn, window,
-                        Duration.ofHours(1)));
+                slices.add(
+                        measured(context, works, (leadIn, window) -> bullmq.schedule("bullmq-schedule", callers, leadIn, window,
+                                Duration.ofHours(1))));
             }
             LoadResult[] results = LoadRunner.interleavedSlices(settings.warmup(), settings.measure(),
                     settings.rounds(), context::flushAll, slices);
             context.flushAll();
             LoadResult redissonResult = results[0];
             LoadResult pacer = queue == null ? null : results[1];
+            LoadResult reactiveResult = queue == null ? null : results[2];
             LoadResult bullmqResult = bullmq.unavailable() == null ? results[results.length - 1] : null;
             Row pacerRow = pacer == null ? missing(context, scenario, PACER_SCHEDULE, "missing from this build")
-                    : loadRow(context, scenario, PACER_SCHEDULE, pacer);
+                    : loadRow(context, scenario, PACER_SCHEDULE, pacer).addNote(works.get(1).describe());
+            if (reactiveResult != null) {
+                loadRow(context, scenario, "Pacer ReactiveDelayedQueue.schedule, awaited", reactiveResult)
+                        .addNote(works.get(2).describe()).comparedTo(pacerRow);
+            }
             Row redissonRow = loadRow(context, scenario, "Redisson RDelayedQueue.offer", redissonResult)
+                    .addNote(works.get(0).describe())
                     .comparedTo(pacerRow);
             redissonRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", SCHEDULE_PEER_TARGET),
                     redissonRow.pacerThroughputRatio() != null
                             && redissonRow.pacerThroughputRatio() >= SCHEDULE_PEER_TARGET);
             Row bullmqRow = bullmqResult == null ? missing(context, scenario, BULLMQ_ADD, bullmq.unavailable())
                     : loadRow(context, scenario, BULLMQ_ADD, bullmqResult)
+                            .addNote(works.get(works.size() - 1).describe())
                             .addNote("CPU = the Node process's; " + bullmq.versions()).comparedTo(pacerRow);
             bullmqRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", BULLMQ_TARGET),
                     bullmqRow.pacerThroughputRatio() != null && bullmqRow.pacerThroughputRatio() >= BULLMQ_TARGET);
             return new double[] { pacer == null ? 0 : pacer.throughput(), redissonResult.throughput(),
                     bullmqResult == null ? 0 : bullmqResult.throughput() };
         }
+    }
+
+    /** {@code slice}, with its Redis script work recorded in a new element of {@code works}. */
+    private static LoadRunner.Slice measured(BenchmarkContext context, List<ScriptWork> works, LoadRunner.Slice slice) {
+        ScriptWork work = new ScriptWork();
+        works.add(work);
+        return work.around(context, slice);
     }
 
     /**
