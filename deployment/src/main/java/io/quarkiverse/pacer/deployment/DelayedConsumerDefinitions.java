@@ -20,11 +20,11 @@ import org.jboss.jandex.PrimitiveType;
 import org.jboss.jandex.Type;
 
 import io.quarkiverse.pacer.delay.Delayed;
-import io.quarkiverse.pacer.runtime.delay.ConsumerSettings;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
+import io.quarkiverse.pacer.runtime.delay.HandlerCompletion;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
-import io.quarkiverse.pacer.runtime.delay.ReturnKind;
+import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /**
@@ -91,11 +91,11 @@ final class DelayedConsumerDefinitions {
 
         Type returned = method.returnType();
         if (returned.kind() == Type.Kind.VOID) {
-            definition.setReturnKind(ReturnKind.VOID);
+            definition.setReturnKind(HandlerCompletion.VOID);
         } else if (returned.name().equals(UNI) && isOfVoid(returned)) {
-            definition.setReturnKind(ReturnKind.UNI);
+            definition.setReturnKind(HandlerCompletion.UNI);
         } else if (returned.name().equals(COMPLETION_STAGE) && isOfVoid(returned)) {
-            definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
+            definition.setReturnKind(HandlerCompletion.COMPLETION_STAGE);
         } else {
             problems.add(where + ": the method must return void, Uni<Void> or"
                     + " CompletionStage<Void>, found " + returned);

@@ -21,13 +21,13 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.deployment.DelayedMethodsBuildItem.DelayedMethod;
 import io.quarkiverse.pacer.runtime.config.DelayedBuildTimeConfig.QueueBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
-import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
-import io.quarkiverse.pacer.runtime.delay.DelayedChannelForwarder;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
-import io.quarkiverse.pacer.runtime.delay.JtaDelayedTransactions;
+import io.quarkiverse.pacer.runtime.delay.HandlerCompletion;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
-import io.quarkiverse.pacer.runtime.delay.ReturnKind;
+import io.quarkiverse.pacer.runtime.delay.integration.AfterCommitSender;
+import io.quarkiverse.pacer.runtime.delay.integration.DelayedChannelForwarder;
+import io.quarkiverse.pacer.runtime.delay.integration.JtaDelayedTransactions;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanBuildItem;
 import io.quarkus.arc.deployment.GeneratedBeanGizmoAdaptor;
@@ -179,7 +179,7 @@ class DelayedIntegrationsProcessor {
         definition.setMessageParameter(true);
         definition.setPayloadKind(PayloadKind.AS_STORED);
         definition.setPayloadType(Object.class.getName());
-        definition.setReturnKind(ReturnKind.COMPLETION_STAGE);
+        definition.setReturnKind(HandlerCompletion.COMPLETION_STAGE);
         AnnotationInstance defaults = AnnotationInstance.builder(DELAYED).value(queue)
                 .add("concurrency", FORWARD_CONCURRENCY).build();
         List<String> problems = new ArrayList<>();

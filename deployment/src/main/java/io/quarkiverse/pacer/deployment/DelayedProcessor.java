@@ -16,14 +16,14 @@ import org.jboss.jandex.AnnotationTarget;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.deployment.DelayedMethodsBuildItem.DelayedMethod;
-import io.quarkiverse.pacer.runtime.delay.BlockingDelayedQueue;
-import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.delay.DelayedHandler;
-import io.quarkiverse.pacer.runtime.delay.DelayedHandlers;
 import io.quarkiverse.pacer.runtime.delay.DelayedRecorder;
+import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
 import io.quarkiverse.pacer.runtime.delay.MicrometerDelayedMetrics;
-import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
-import io.quarkiverse.pacer.runtime.delay.UnconsumedQueues;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.delay.producer.BlockingDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.producer.UnconsumedQueues;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanArchiveIndexBuildItem;
@@ -43,7 +43,7 @@ import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 
 /**
  * Delay queues wiring: registers the queue beans, keeps the consumer beans, and records the consumers
- * {@link DelayedMethodsProcessor} found (and the forwarded queues) as the {@link DelayedHandlers} bean the runtime
+ * {@link DelayedMethodsProcessor} found (and the forwarded queues) as the {@link HandlersByQueue} bean the runtime
  * injects.
  */
 class DelayedProcessor {
@@ -108,7 +108,7 @@ class DelayedProcessor {
         for (ForwardedQueueBuildItem queue : sorted) {
             handlers.add(recorder.forwarder(queue.getDefinition(), recorderContext.classProxy(queue.getForwarderClass())));
         }
-        return SyntheticBeanBuildItem.configure(DelayedHandlers.class)
+        return SyntheticBeanBuildItem.configure(HandlersByQueue.class)
                 .scope(Singleton.class)
                 .unremovable()
                 .supplier(recorder.handlers(handlers))

@@ -6,7 +6,7 @@ import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.Type;
 
-import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.MethodIndex;
 
 /** How build messages, logs and the Dev UI name a method. */
 final class MethodNames {
@@ -21,7 +21,7 @@ final class MethodNames {
 
     /**
      * {@code com.acme.Api#search(java.lang.String,int)}: orders the methods reproducibly and names them in messages
-     * and the Dev UI. Only the build computes it; the runtime finds a method by its {@link ThrottledMethodIndex}.
+     * and the Dev UI. Only the build computes it; the runtime finds a method by its {@link MethodIndex}.
      */
     static String idOf(MethodInfo method) {
         StringBuilder id = new StringBuilder(method.declaringClass().name().toString()).append('#')

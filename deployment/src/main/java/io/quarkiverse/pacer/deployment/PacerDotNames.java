@@ -7,8 +7,8 @@ import org.jboss.jandex.DotName;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.MethodIndex;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.ThrottledInterceptor;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
@@ -29,7 +29,7 @@ final class PacerDotNames {
     static final DotName THROTTLE_LIMIT_RESOLVER = DotName.createSimple(ThrottleLimitResolver.class);
     static final DotName CLIENT_ADDRESS_KEY_RESOLVER = DotName.createSimple(ClientAddressKeyResolver.class);
     static final DotName THROTTLED_INTERCEPTOR = DotName.createSimple(ThrottledInterceptor.class);
-    static final DotName THROTTLED_METHOD_INDEX = DotName.createSimple(ThrottledMethodIndex.class);
+    static final DotName THROTTLED_METHOD_INDEX = DotName.createSimple(MethodIndex.class);
 
     static final DotName DELAYED = DotName.createSimple(Delayed.class);
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);

@@ -19,25 +19,25 @@ import org.jboss.jandex.AnnotationTransformation;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
-import io.quarkiverse.pacer.runtime.throttle.ConcurrencyLeases;
 import io.quarkiverse.pacer.runtime.throttle.DefaultReactiveThrottler;
 import io.quarkiverse.pacer.runtime.throttle.DefaultThrottler;
-import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
-import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
-import io.quarkiverse.pacer.runtime.throttle.RateLimitHeadersFilter;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleLimitOverrides;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleLimits;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleMetrics;
-import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
 import io.quarkiverse.pacer.runtime.throttle.ThrottleRecorder;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleResets;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleWarmUp;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledInterceptor;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledMethodIndex;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledMethods;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleResets;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleWarmUp;
+import io.quarkiverse.pacer.runtime.throttle.http.RateLimitHeadersFilter;
+import io.quarkiverse.pacer.runtime.throttle.http.ThrottledExceptionMapper;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.InterceptedMethods;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.MethodIndex;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.ThrottledInterceptor;
+import io.quarkiverse.pacer.runtime.throttle.lease.ConcurrencyLeases;
+import io.quarkiverse.pacer.runtime.throttle.limits.EffectiveLimits;
+import io.quarkiverse.pacer.runtime.throttle.limits.LimitOverrides;
+import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyRegistry;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleDefinitions;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
 import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
@@ -70,17 +70,17 @@ class ThrottleProcessor {
     @BuildStep
     AdditionalIndexedClassesBuildItem indexThrottlingAnnotations() {
         return new AdditionalIndexedClassesBuildItem(Throttled.class.getName(), Throttled.List.class.getName(),
-                ThrottleKey.class.getName(), ThrottledMethodIndex.class.getName());
+                ThrottleKey.class.getName(), MethodIndex.class.getName());
     }
 
     @BuildStep
     void registerInterceptor(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
         beans.produce(AdditionalBeanBuildItem.builder()
-                .addBeanClasses(ThrottledInterceptor.class, ThrottledMethodIndex.class, ThrottleEngine.class,
+                .addBeanClasses(ThrottledInterceptor.class, MethodIndex.class, ThrottleEngine.class,
                         ThrottleWarmUp.class,
-                        ThrottlePolicies.class, ThrottledMethods.class, ThrottleResets.class, DefaultThrottler.class,
+                        PolicyRegistry.class, InterceptedMethods.class, ThrottleResets.class, DefaultThrottler.class,
                         DefaultReactiveThrottler.class, ConcurrencyLeases.class, PrincipalKeyResolver.class,
-                        ThrottleLimits.class, ThrottleLimitOverrides.class)
+                        EffectiveLimits.class, LimitOverrides.class)
                 .setUnremovable()
                 .build());
         if (capabilities.isPresent(Capability.VERTX_HTTP)) {
@@ -113,7 +113,7 @@ class ThrottleProcessor {
     }
 
     /**
-     * Puts {@link ThrottledMethodIndex} on each {@code @Throttled} method: the interceptor reads it from the
+     * Puts {@link MethodIndex} on each {@code @Throttled} method: the interceptor reads it from the
      * invocation's bindings to find the method's definition, which is recorded at the same position.
      */
     @BuildStep

@@ -23,11 +23,11 @@ import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.MethodParameterInfo;
 import org.jboss.jandex.Type;
 
-import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
-import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
-import io.quarkiverse.pacer.runtime.throttle.ThrottledReturnKind;
+import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleDurations;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleRules;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottledReturnKind;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkus.deployment.Capabilities;

@@ -2,8 +2,8 @@ package io.quarkiverse.pacer.deployment;
 
 import java.util.List;
 
-import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
-import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
 import io.quarkus.builder.item.SimpleBuildItem;
 
 /**

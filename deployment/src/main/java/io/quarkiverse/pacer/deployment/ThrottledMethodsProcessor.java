@@ -24,8 +24,8 @@ import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.MethodParameterInfo;
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
-import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
 import io.quarkus.deployment.Capabilities;

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RestartableRedis;
-import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
+import io.quarkiverse.pacer.runtime.delay.integration.AfterCommitSender;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.LogCapture;
 import io.quarkiverse.pacer.deployment.support.RestartableRedis;
-import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
+import io.quarkiverse.pacer.runtime.delay.integration.AfterCommitSender;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -111,7 +111,7 @@ class NativeSourcesIT {
     @Test
     void theClassesPacerInstantiatesReflectivelyAreRegistered() {
         // The REST exception mapper of ThrottledException (HTTP 429), and Pacer's configuration mappings.
-        assertThat(registered("io.quarkiverse.pacer.runtime.throttle.ThrottledExceptionMapper")).isNotNull();
+        assertThat(registered("io.quarkiverse.pacer.runtime.throttle.http.ThrottledExceptionMapper")).isNotNull();
         assertThat(registered("io.quarkiverse.pacer.runtime.config.PacerConfig$$CMImpl")).isNotNull();
         assertThat(registered("io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig$$CMImpl")).isNotNull();
         assertThat(registered("io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig$$CMImpl")).isNotNull();

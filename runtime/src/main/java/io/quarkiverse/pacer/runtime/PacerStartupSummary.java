@@ -10,11 +10,11 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.pacer.runtime.delay.ConsumerSettings;
-import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
-import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
-import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicy;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyRegistry;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottlePolicy;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -29,7 +29,7 @@ public class PacerStartupSummary {
     /** Longest lists written in full; longer ones end with a count. */
     static final int MAX_LISTED = 12;
 
-    void onStart(@Observes @Priority(5000) StartupEvent event, ThrottlePolicies policies, DelayedConsumers consumers,
+    void onStart(@Observes @Priority(5000) StartupEvent event, PolicyRegistry policies, DelayedConsumers consumers,
             PacerRedis redis) {
         String summary = summary(new TreeMap<>(policies.all()).values(), consumers.consumers());
         if (summary != null) {

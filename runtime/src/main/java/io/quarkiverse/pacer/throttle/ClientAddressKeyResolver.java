@@ -3,7 +3,7 @@ package io.quarkiverse.pacer.throttle;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.InvocationContext;
 
-import io.quarkiverse.pacer.runtime.throttle.HttpClientAddress;
+import io.quarkiverse.pacer.runtime.throttle.http.HttpClientAddress;
 
 /**
  * A built-in {@link ThrottleKeyResolver}: the address of the HTTP client making the current request (the remote host

@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.benchmarks.BenchmarkContext;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 
 /**
  * A REST method with {@code @Throttled} against the same method without it, driven over HTTP by {@code wrk} (2

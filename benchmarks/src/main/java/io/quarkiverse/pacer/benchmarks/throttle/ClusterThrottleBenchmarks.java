@@ -16,7 +16,7 @@ import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.Operation;
 import io.quarkiverse.pacer.benchmarks.ResultTable;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 
 /**
  * The Redis Cluster row ({@code -Dbench.only=cluster}): {@code @Throttled} token bucket (every call admitted) on

@@ -13,7 +13,7 @@ import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.Operation;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 
 /**
  * Limits per key: the admitted token bucket with a cached {@code ThrottleLimitResolver} against the same policy

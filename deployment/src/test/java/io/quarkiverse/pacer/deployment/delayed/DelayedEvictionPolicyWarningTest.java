@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisServer;
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisServerChoice;
-import io.quarkiverse.pacer.runtime.delay.RedisEvictionPolicyCheck;
+import io.quarkiverse.pacer.runtime.delay.consumer.RedisEvictionPolicyCheck;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -17,7 +17,7 @@ import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** A payload the consumer cannot decode is dead-lettered at once, without retries, and later messages still flow. */

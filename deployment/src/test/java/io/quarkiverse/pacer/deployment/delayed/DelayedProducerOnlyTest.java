@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** With quarkus.pacer.delayed.consumer.enabled=false an instance schedules but never claims. */

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.delay.QueueDepth;
-import io.quarkiverse.pacer.runtime.delay.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.inspection.QueueDepth;
+import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -19,8 +19,8 @@ import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.delay.DelayedConsumerStats;
-import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumerStats;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Multi;
 

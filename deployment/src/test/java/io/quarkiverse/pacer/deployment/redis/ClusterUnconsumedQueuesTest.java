@@ -19,7 +19,7 @@ import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.deployment.support.ClusterReshard;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
-import io.quarkiverse.pacer.runtime.delay.UnconsumedQueues;
+import io.quarkiverse.pacer.runtime.delay.producer.UnconsumedQueues;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

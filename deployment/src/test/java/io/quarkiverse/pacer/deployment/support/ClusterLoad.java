@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyLayout;
 
 /**
  * Paced load on a sharded delay queue of a Redis Cluster while one master fails: producers schedule messages with ids

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyLayout;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;

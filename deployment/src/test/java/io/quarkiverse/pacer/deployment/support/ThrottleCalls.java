@@ -1,7 +1,7 @@
 package io.quarkiverse.pacer.deployment.support;
 
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyBuilder;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleKeyLayout;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyBuilder;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyLayout;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 
 /** Calls of {@code @Throttled} methods as tests count them. */

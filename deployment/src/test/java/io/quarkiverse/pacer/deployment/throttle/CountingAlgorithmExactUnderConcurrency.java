@@ -13,7 +13,7 @@ import io.quarkiverse.pacer.deployment.support.ConcurrentLoad;
 import io.quarkiverse.pacer.deployment.support.RedisInfo;
 import io.quarkiverse.pacer.deployment.support.SecondInstance;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.core.Vertx;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.deployment.support.Admissions;
 import io.quarkiverse.pacer.deployment.support.LogCapture;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleLimit;
@@ -41,7 +41,7 @@ class ThrottleLimitResolverFailureTest {
 
     @Test
     void failingResolverMeansTheAnnotationsLimit() throws Exception {
-        Class<?> cache = Class.forName("io.quarkiverse.pacer.runtime.throttle.ThrottleLimitCache");
+        Class<?> cache = Class.forName("io.quarkiverse.pacer.runtime.throttle.limits.KeyLimitCache");
         try (LogCapture log = LogCapture.of(cache, Level.WARNING)) {
             assertThat(Admissions.count(10, () -> api.call("db-down"))).isEqualTo(3);
             assertThatThrownBy(() -> api.call("db-down")).isInstanceOfSatisfying(ThrottledException.class,

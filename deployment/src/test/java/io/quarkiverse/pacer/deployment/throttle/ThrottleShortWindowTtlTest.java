@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.RedisConnection;

@@ -7,8 +7,8 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.pacer.runtime.delay.DelayedConsumers;
-import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyRegistry;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -19,7 +19,7 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 @Singleton
 public class PacerConfigValidation {
 
-    void validate(@Observes @Priority(5) StartupEvent event, PacerConfig config, ThrottlePolicies throttle) {
+    void validate(@Observes @Priority(5) StartupEvent event, PacerConfig config, PolicyRegistry throttle) {
         List<String> problems = new ArrayList<>(throttle.configurationProblems());
         problems.addAll(DelayedConsumers.configurationProblems(config.delayed()));
         if (!problems.isEmpty()) {

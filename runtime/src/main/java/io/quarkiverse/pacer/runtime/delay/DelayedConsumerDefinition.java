@@ -12,7 +12,7 @@ public class DelayedConsumerDefinition {
     private boolean messageParameter;
     private PayloadKind payloadKind;
     private String payloadType;
-    private ReturnKind returnKind;
+    private HandlerCompletion returnKind;
     private int concurrency;
     private int maxAttempts;
     private long backoffMillis;
@@ -77,11 +77,11 @@ public class DelayedConsumerDefinition {
         this.payloadType = payloadType;
     }
 
-    public ReturnKind getReturnKind() {
+    public HandlerCompletion getReturnKind() {
         return returnKind;
     }
 
-    public void setReturnKind(ReturnKind returnKind) {
+    public void setReturnKind(HandlerCompletion returnKind) {
         this.returnKind = returnKind;
     }
 

@@ -18,19 +18,19 @@ import java.util.List;
  * <li>{@code <prefix>:d:{<queue>}:wake} pub/sub channel (not a key) announcing a new earliest due time.</li>
  * </ul>
  */
-final class DelayedKeys {
+public final class DelayedKeys {
 
-    final String queue;
-    final int shard;
+    public final String queue;
+    public final int shard;
     final String due;
     final String inflight;
     final String dead;
     final String messages;
     final String claims;
     final String reasons;
-    final String wakeChannel;
+    public final String wakeChannel;
     /** The KEYS of every delayed script, in the order their headers number them. */
-    final List<String> all;
+    public final List<String> all;
 
     DelayedKeys(String keyPrefix, String queue, int shard, int shards) {
         this.queue = queue;
@@ -47,11 +47,11 @@ final class DelayedKeys {
     }
 
     /** The shard holding message {@code id}: stable across JVMs, since {@code String.hashCode} is specified. */
-    static int shardOf(String id, int shards) {
+    public static int shardOf(String id, int shards) {
         return shards == 1 ? 0 : Math.floorMod(id.hashCode(), shards);
     }
 
-    static void checkId(String id) {
+    public static void checkId(String id) {
         if (id == null || id.isEmpty()) {
             throw new IllegalArgumentException("Delayed message id must not be empty");
         }

@@ -3,6 +3,9 @@ package io.quarkiverse.pacer.runtime.delay;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumerStats;
+import io.quarkiverse.pacer.runtime.delay.inspection.QueueDepth;
+
 /**
  * Where delay queues report what they do. The default does nothing; with Micrometer present the build registers
  * {@link MicrometerDelayedMetrics}. Calls are cheap and never block.

@@ -6,10 +6,12 @@ import java.util.function.Supplier;
 
 import jakarta.enterprise.invoke.Invoker;
 
+import io.quarkiverse.pacer.runtime.delay.integration.ChannelForwardingInvoker;
+import io.quarkiverse.pacer.runtime.delay.integration.DelayedChannelForwarder;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.annotations.Recorder;
 
-/** Hands the delay-queue consumers found at build time to the runtime, as the {@link DelayedHandlers} bean. */
+/** Hands the delay-queue consumers found at build time to the runtime, as the {@link HandlersByQueue} bean. */
 @Recorder
 public class DelayedRecorder {
 
@@ -28,10 +30,10 @@ public class DelayedRecorder {
                 new ChannelForwardingInvoker(forwarderClass.asSubclass(DelayedChannelForwarder.class))));
     }
 
-    public Supplier<DelayedHandlers> handlers(List<RuntimeValue<DelayedHandler>> handlers) {
+    public Supplier<HandlersByQueue> handlers(List<RuntimeValue<DelayedHandler>> handlers) {
         List<DelayedHandler> all = new ArrayList<>(handlers.size());
         handlers.forEach(handler -> all.add(handler.getValue()));
-        DelayedHandlers recorded = new DelayedHandlers(all);
+        HandlersByQueue recorded = new HandlersByQueue(all);
         return () -> recorded;
     }
 }

@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.delay;
 
+import io.quarkiverse.pacer.runtime.delay.producer.ScheduleBatchPart;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
 /**
@@ -26,13 +27,13 @@ public final class DelayedScripts {
     public static final LuaScript WAITING = readingMessages("delayed-waiting");
 
     /** Most (id, token) pairs one ack or renew call carries, so one call's work stays small. */
-    static final int MAX_PAIRS_PER_CALL = 256;
+    public static final int MAX_PAIRS_PER_CALL = 256;
 
     /** Most messages one schedule-all call stores (the bound in delayed-schedule-all.lua). */
-    static final int MAX_SCHEDULE_ALL = 1000;
+    public static final int MAX_SCHEDULE_ALL = 1000;
 
     /** Most dead letters one replay or purge call moves. */
-    static final int DEAD_LETTER_BATCH = 500;
+    public static final int DEAD_LETTER_BATCH = 500;
 
     private DelayedScripts() {
     }

@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumerStats;
+import io.quarkiverse.pacer.runtime.delay.inspection.QueueDepth;
 
 /**
  * Micrometer meters of delay queues, all tagged with {@code queue}: {@code pacer.delayed.scheduled},

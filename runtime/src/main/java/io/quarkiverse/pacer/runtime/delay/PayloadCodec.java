@@ -12,27 +12,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Turns payloads into the text stored in Redis and back: {@code String} as is, {@code byte[]} as Base64, anything else
  * as JSON through the application's {@link ObjectMapper}.
  */
-final class PayloadCodec {
+public final class PayloadCodec {
 
     /** Stored as text: a {@code String} payload or a JSON document. */
-    static final String TEXT = "t";
+    public static final String TEXT = "t";
     /** Stored as Base64: a {@code byte[]} payload. */
-    static final String BYTES = "b";
+    public static final String BYTES = "b";
 
-    record Encoded(String value, String encoding) {
+    public record Encoded(String value, String encoding) {
     }
 
     private final ObjectMapper mapper;
 
-    PayloadCodec(ObjectMapper mapper) {
+    public PayloadCodec(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 
-    ObjectMapper mapper() {
+    public ObjectMapper mapper() {
         return mapper;
     }
 
-    Encoded encode(Object payload) {
+    public Encoded encode(Object payload) {
         if (payload == null) {
             throw new IllegalArgumentException("Delayed message payload must not be null");
         }
@@ -55,7 +55,7 @@ final class PayloadCodec {
      * Jackson's message without its advice to disable {@code FAIL_ON_EMPTY_BEANS}: storing an empty object would
      * lose the payload, which is never what the user wants.
      */
-    static String reason(Exception e) {
+    public static String reason(Exception e) {
         String message = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
         if (message == null) {
             return e.getClass().getName();
@@ -76,7 +76,7 @@ final class PayloadCodec {
      * @param type the Jackson type for {@link PayloadKind#JSON}
      * @throws Exception when the payload does not fit the consumer's type
      */
-    Object decode(String value, String encoding, PayloadKind kind, JavaType type) throws Exception {
+    public Object decode(String value, String encoding, PayloadKind kind, JavaType type) throws Exception {
         switch (kind) {
             case STRING:
                 return BYTES.equals(encoding) ? new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)

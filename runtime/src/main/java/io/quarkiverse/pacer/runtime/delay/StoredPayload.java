@@ -12,10 +12,10 @@ package io.quarkiverse.pacer.runtime.delay;
  * @param encoding {@link PayloadCodec#TEXT} or {@link PayloadCodec#BYTES}
  * @param traceContext the compact trace context stored with the message, or {@code null}
  */
-record StoredPayload(String value, String encoding, String traceContext) {
+public record StoredPayload(String value, String encoding, String traceContext) {
 
     /** Reads the payload part of a stored message and its encoding letter, as the scripts return them. */
-    static StoredPayload read(String stored, String encoding) {
+    public static StoredPayload read(String stored, String encoding) {
         if (encoding.isEmpty() || Character.isLowerCase(encoding.charAt(0))) {
             return new StoredPayload(stored, encoding, null);
         }
@@ -34,17 +34,17 @@ record StoredPayload(String value, String encoding, String traceContext) {
     }
 
     /** The payload's bytes: the text in UTF-8, or the Base64 decoded. */
-    byte[] bytes() {
+    public byte[] bytes() {
         return PayloadCodec.bytes(value, encoding);
     }
 
     /** The payload part to store for {@code encoded}: with {@code traceContext} in front unless it is {@code null}. */
-    static String value(PayloadCodec.Encoded encoded, String traceContext) {
+    public static String value(PayloadCodec.Encoded encoded, String traceContext) {
         return traceContext == null ? encoded.value() : traceContext.length() + ":" + traceContext + encoded.value();
     }
 
     /** The encoding letter to store for {@code encoded}: upper case when a trace context is stored with it. */
-    static String encoding(PayloadCodec.Encoded encoded, String traceContext) {
+    public static String encoding(PayloadCodec.Encoded encoded, String traceContext) {
         return traceContext == null ? encoded.encoding() : encoded.encoding().toUpperCase();
     }
 }

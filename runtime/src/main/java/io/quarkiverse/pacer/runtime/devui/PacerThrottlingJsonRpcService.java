@@ -10,15 +10,15 @@ import java.util.TreeMap;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig.PolicyConfig;
-import io.quarkiverse.pacer.runtime.throttle.DecisionCounts;
-import io.quarkiverse.pacer.runtime.throttle.MethodDefinition;
-import io.quarkiverse.pacer.runtime.throttle.PolicyDefinition;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleDefinitions;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleDurations;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleLimits;
-import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicies;
-import io.quarkiverse.pacer.runtime.throttle.ThrottlePolicy;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleRules;
+import io.quarkiverse.pacer.runtime.throttle.limits.EffectiveLimits;
+import io.quarkiverse.pacer.runtime.throttle.policy.DecisionCounts;
+import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyRegistry;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleDefinitions;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleDurations;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottlePolicy;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleRules;
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.ThrottleOverride;
@@ -33,13 +33,13 @@ import io.vertx.core.json.JsonObject;
  */
 public class PacerThrottlingJsonRpcService {
 
-    private final ThrottlePolicies policies;
-    private final ThrottleLimits limits;
+    private final PolicyRegistry policies;
+    private final EffectiveLimits limits;
     private final ReactiveThrottler throttler;
     private final ThrottleDefinitions definitions;
     private final PacerConfig config;
 
-    PacerThrottlingJsonRpcService(ThrottlePolicies policies, ThrottleLimits limits, ReactiveThrottler throttler,
+    PacerThrottlingJsonRpcService(PolicyRegistry policies, EffectiveLimits limits, ReactiveThrottler throttler,
             ThrottleDefinitions definitions, PacerConfig config) {
         this.policies = policies;
         this.limits = limits;

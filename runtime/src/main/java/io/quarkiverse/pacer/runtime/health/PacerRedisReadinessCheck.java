@@ -9,7 +9,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
-import io.quarkiverse.pacer.runtime.delay.AfterCommitSender;
+import io.quarkiverse.pacer.runtime.delay.integration.AfterCommitSender;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;

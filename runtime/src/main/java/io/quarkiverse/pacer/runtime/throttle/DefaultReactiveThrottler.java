@@ -4,6 +4,13 @@ import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.pacer.runtime.throttle.engine.DecisionStack;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleMode;
+import io.quarkiverse.pacer.runtime.throttle.lease.ConcurrencyLeases;
+import io.quarkiverse.pacer.runtime.throttle.limits.EffectiveLimits;
+import io.quarkiverse.pacer.runtime.throttle.limits.LiveStack;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyBuilder;
 import io.quarkiverse.pacer.throttle.ReactiveThrottler;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.ThrottleOverride;
@@ -17,10 +24,10 @@ import io.smallrye.mutiny.Uni;
 public class DefaultReactiveThrottler implements ReactiveThrottler {
 
     private final ThrottleEngine engine;
-    private final ThrottleLimits limits;
+    private final EffectiveLimits limits;
     private final ConcurrencyLeases leases;
 
-    DefaultReactiveThrottler(ThrottleEngine engine, ThrottleLimits limits, ConcurrencyLeases leases) {
+    DefaultReactiveThrottler(ThrottleEngine engine, EffectiveLimits limits, ConcurrencyLeases leases) {
         this.engine = engine;
         this.limits = limits;
         this.leases = leases;
@@ -84,8 +91,8 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
     }
 
     /** The key's stack: at once when its limits are cached, else resolved without blocking. */
-    private static Uni<ThrottleStack> stack(LiveStack live, String key) {
-        ThrottleStack cached = live.cached(key);
+    private static Uni<DecisionStack> stack(LiveStack live, String key) {
+        DecisionStack cached = live.cached(key);
         return cached != null ? Uni.createFrom().item(cached) : live.resolve(key);
     }
 

@@ -5,6 +5,12 @@ import java.util.Map;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.pacer.runtime.throttle.engine.DecisionStack;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleMode;
+import io.quarkiverse.pacer.runtime.throttle.lease.ConcurrencyLeases;
+import io.quarkiverse.pacer.runtime.throttle.limits.EffectiveLimits;
+import io.quarkiverse.pacer.runtime.throttle.limits.LiveStack;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
@@ -20,10 +26,10 @@ public class DefaultThrottler implements Throttler {
     private static final Duration OVERRIDE_TIMEOUT = Duration.ofSeconds(10);
 
     private final ThrottleEngine engine;
-    private final ThrottleLimits limits;
+    private final EffectiveLimits limits;
     private final ConcurrencyLeases leases;
 
-    DefaultThrottler(ThrottleEngine engine, ThrottleLimits limits, ConcurrencyLeases leases) {
+    DefaultThrottler(ThrottleEngine engine, EffectiveLimits limits, ConcurrencyLeases leases) {
         this.engine = engine;
         this.limits = limits;
         this.leases = leases;
@@ -48,7 +54,7 @@ public class DefaultThrottler implements Throttler {
         LiveStack live = limits.stackOf(policy, cost);
         ThrottleEngine.checkMayBlock(what);
         String encoded = DefaultReactiveThrottler.encode(key);
-        ThrottleStack stack = live.current(encoded);
+        DecisionStack stack = live.current(encoded);
         return stack.isEmpty() ? LiveStack.unlimited(policy, encoded)
                 : engine.decideBlocking(stack, encoded, mode).decision(0);
     }

@@ -17,19 +17,19 @@ import io.smallrye.mutiny.Uni;
  * created for each call and destroyed after it, as Quarkus's cache does with its key generators; a bean of any other
  * scope is looked up once.
  */
-final class ResolverBeans {
+public final class ResolverBeans {
 
     private ResolverBeans() {
     }
 
     /** @param describe what declares the resolver, e.g. {@code of com.acme.Api#ping()}, for messages */
-    static ThrottleKeyResolver keyResolver(Class<?> type, String describe) {
+    public static ThrottleKeyResolver keyResolver(Class<?> type, String describe) {
         InjectableInstance<?> instance = select(type, ThrottleKeyResolver.class, describe);
         return dependent(instance) ? new DependentKeyResolver(instance) : (ThrottleKeyResolver) instance.get();
     }
 
     /** @param describe what declares the resolver, e.g. {@code of throttling policy "plans"}, for messages */
-    static ThrottleLimitResolver limitResolver(Class<?> type, String describe) {
+    public static ThrottleLimitResolver limitResolver(Class<?> type, String describe) {
         InjectableInstance<?> instance = select(type, ThrottleLimitResolver.class, describe);
         return dependent(instance) ? new DependentLimitResolver(instance) : (ThrottleLimitResolver) instance.get();
     }

@@ -8,6 +8,8 @@ import jakarta.inject.Singleton;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleObserver;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleOutcome;
 
 /**
  * Micrometer metrics of throttling decisions, registered only when Micrometer is present:

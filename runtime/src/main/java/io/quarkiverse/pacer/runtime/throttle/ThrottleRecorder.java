@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleDefinitions;
 import io.quarkus.runtime.annotations.Recorder;
 
 /**

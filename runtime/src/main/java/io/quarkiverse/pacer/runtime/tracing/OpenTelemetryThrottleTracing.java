@@ -7,7 +7,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
-import io.quarkiverse.pacer.runtime.throttle.ThrottleOutcome;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleOutcome;
 import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.smallrye.mutiny.Uni;
 

@@ -1,6 +1,6 @@
 package io.quarkiverse.pacer.runtime.tracing;
 
-import io.quarkiverse.pacer.runtime.throttle.ThrottleOutcome;
+import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleOutcome;
 import io.smallrye.mutiny.Uni;
 
 /**

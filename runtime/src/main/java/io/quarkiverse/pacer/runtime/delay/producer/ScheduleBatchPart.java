@@ -1,0 +1,48 @@
+package io.quarkiverse.pacer.runtime.delay.producer;
+
+import java.util.List;
+
+import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
+import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
+import io.quarkiverse.pacer.runtime.redis.Batchable;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+
+/**
+ * One {@code schedule} call that may be stored in one script run with the other calls of its shard queued behind it on
+ * the same connection (delayed-schedule-batch.lua), each with its own result or error.
+ */
+public final class ScheduleBatchPart implements Batchable {
+
+    private final DelayedKeys keys;
+    private final List<String> args;
+
+    /** @param args the ARGV of delayed-schedule.lua for this call */
+    ScheduleBatchPart(DelayedKeys keys, List<String> args) {
+        this.keys = keys;
+        this.args = args;
+    }
+
+    @Override
+    public Object group() {
+        // The shard: its keys share one hash tag, so one slot on Redis Cluster.
+        return keys.all.get(0);
+    }
+
+    @Override
+    public Request batch(List<Batchable> parts, boolean source) {
+        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
+                .arg(source ? DelayedScripts.SCHEDULE_BATCH.source() : DelayedScripts.SCHEDULE_BATCH.sha1())
+                .arg(keys.all.size());
+        for (String key : keys.all) {
+            request.arg(key);
+        }
+        request.arg(parts.size());
+        for (Batchable part : parts) {
+            for (String arg : ((ScheduleBatchPart) part).args) {
+                request.arg(arg);
+            }
+        }
+        return request;
+    }
+}

@@ -1,0 +1,102 @@
+package io.quarkiverse.pacer.runtime.throttle.engine;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottlePolicy;
+import io.quarkiverse.pacer.throttle.Algorithm;
+
+/**
+ * The throttle scripts, one per combination of algorithms a stack uses: the prelude, only the algorithm files the
+ * stack needs, the driver, and the entry (one call, or a batch of calls), joined verbatim (see throttle-prelude.lua).
+ * Redis then defines only the functions a decision runs, instead of all six algorithms on every call. Each combination
+ * is joined (and hashed) once and shared.
+ */
+public final class ThrottleScripts {
+
+    private static final String PRELUDE = "throttle-prelude";
+    private static final String DRIVER = "throttle-driver";
+
+    /** What a script decides: one call, or a batch of calls (see decide_all in throttle-driver.lua). */
+    public enum Entry {
+        SINGLE("throttle", null, "throttle-single"),
+        BATCH("throttle-batch", null, "throttle-batch"),
+        /** A batch over several slots of one Redis Cluster master (Redis 7 or later). */
+        BATCH_CROSS_SLOT("throttle-batch-cross-slot", "throttle-cross-slot", "throttle-batch-cross-slot");
+
+        final String name;
+        /** A file joined in front of the prelude: the script's flags line, which must come first. */
+        final String flags;
+        final String file;
+        final ConcurrentHashMap<Set<Algorithm>, LuaScript> byAlgorithms = new ConcurrentHashMap<>();
+
+        Entry(String name, String flags, String file) {
+            this.name = name;
+            this.flags = flags;
+            this.file = file;
+        }
+    }
+
+    /** Every algorithm: for callers that may run any policy (tests, benchmarks, a second instance). */
+    public static final LuaScript ALL = of(EnumSet.allOf(Algorithm.class));
+
+    private ThrottleScripts() {
+    }
+
+    /** The script of {@code entry} deciding the given policies. */
+    static LuaScript forPolicies(ThrottlePolicy[] policies, Entry entry) {
+        EnumSet<Algorithm> algorithms = EnumSet.noneOf(Algorithm.class);
+        for (ThrottlePolicy policy : policies) {
+            algorithms.add(policy.algorithm);
+        }
+        return of(algorithms, entry);
+    }
+
+    /** The script deciding one call whose policies use exactly these algorithms (joined once per distinct set). */
+    public static LuaScript of(Set<Algorithm> algorithms) {
+        return of(algorithms, Entry.SINGLE);
+    }
+
+    /** The script of {@code entry} for exactly these algorithms (joined once per distinct set). */
+    public static LuaScript of(Set<Algorithm> algorithms, Entry entry) {
+        LuaScript cached = entry.byAlgorithms.get(algorithms);
+        if (cached != null) {
+            return cached;
+        }
+        EnumSet<Algorithm> key = algorithms.isEmpty() ? EnumSet.noneOf(Algorithm.class) : EnumSet.copyOf(algorithms);
+        return entry.byAlgorithms.computeIfAbsent(key, set -> join(set, entry));
+    }
+
+    private static LuaScript join(Set<Algorithm> algorithms, Entry entry) {
+        List<String> parts = new ArrayList<>(algorithms.size() + 4);
+        if (entry.flags != null) {
+            parts.add(entry.flags);
+        }
+        parts.add(PRELUDE);
+        StringBuilder name = new StringBuilder(entry.name);
+        // Enum order is the code order of the prelude's ALGORITHMS table, so a set always joins the same way.
+        for (Algorithm algorithm : algorithms) {
+            parts.add(file(algorithm));
+            name.append('-').append(ThrottlePolicy.code(algorithm));
+        }
+        parts.add(DRIVER);
+        parts.add(entry.file);
+        return LuaScript.join(name.toString(), parts.toArray(new String[0]));
+    }
+
+    /** The file defining an algorithm's functions. */
+    static String file(Algorithm algorithm) {
+        return switch (algorithm) {
+            case FIXED_WINDOW -> "throttle-fixed-window";
+            case SLIDING_WINDOW -> "throttle-sliding-window";
+            case SLIDING_LOG -> "throttle-sliding-log";
+            case TOKEN_BUCKET -> "throttle-token-bucket";
+            case LEAKY_BUCKET -> "throttle-leaky-bucket";
+            case CONCURRENCY -> "throttle-concurrency";
+        };
+    }
+}
