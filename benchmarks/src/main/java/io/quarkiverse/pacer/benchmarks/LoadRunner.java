@@ -115,7 +115,7 @@ public final class LoadRunner {
     }
 
     /** CPU time of the whole JVM process in nanoseconds, or 0 when the platform does not report it. */
-    static long processCpuNanos() {
+    public static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return Math.max(0, os.getProcessCpuTime());
         }
@@ -129,21 +129,43 @@ public final class LoadRunner {
      */
     public static LoadResult[] interleaved(int callers, Duration warmup, Duration measure, int rounds,
             List<Operation> operations) {
+        List<Slice> slices = new ArrayList<>();
+        for (Operation operation : operations) {
+            slices.add((leadIn, window) -> run(callers, leadIn, window, operation));
+        }
+        return interleavedSlices(warmup, measure, rounds, () -> {
+        }, slices);
+    }
+
+    /** A closed-loop run of one implementation: an unrecorded lead-in, then the measured window. */
+    @FunctionalInterface
+    public interface Slice {
+        LoadResult run(Duration leadIn, Duration measure);
+    }
+
+    /**
+     * {@link #interleaved} for runs that are not operations of this JVM (e.g. another process's), with
+     * {@code beforeEach} run before every slice (e.g. emptying Redis, so each starts from the same state).
+     */
+    public static LoadResult[] interleavedSlices(Duration warmup, Duration measure, int rounds, Runnable beforeEach,
+            List<Slice> slices) {
         Duration slice = measure.dividedBy(Math.max(1, rounds));
         Duration leadIn = Duration.ofMillis(Math.min(100, Math.max(0, warmup.toMillis())));
-        for (Operation operation : operations) {
-            run(callers, warmup, Duration.ZERO, operation);
+        for (Slice run : slices) {
+            beforeEach.run();
+            run.run(warmup, Duration.ZERO);
         }
-        LoadResult[] merged = new LoadResult[operations.size()];
+        LoadResult[] merged = new LoadResult[slices.size()];
         for (int round = 0; round < Math.max(1, rounds); round++) {
-            for (int i = 0; i < operations.size(); i++) {
-                int index = round % 2 == 0 ? i : operations.size() - 1 - i;
-                LoadResult slot = run(callers, leadIn, slice, operations.get(index));
+            for (int i = 0; i < slices.size(); i++) {
+                int index = round % 2 == 0 ? i : slices.size() - 1 - i;
+                beforeEach.run();
+                LoadResult result = slices.get(index).run(leadIn, slice);
                 if (Boolean.getBoolean("bench.verbose")) {
                     System.out.printf("  round %d op %d: %.0f ops/s p50 %.3f ms p99 %.3f ms%n", round, index,
-                            slot.throughput(), slot.p50Millis(), slot.p99Millis());
+                            result.throughput(), result.p50Millis(), result.p99Millis());
                 }
-                merged[index] = merged[index] == null ? slot : merged[index].plus(slot);
+                merged[index] = merged[index] == null ? result : merged[index].plus(result);
             }
         }
         return merged;

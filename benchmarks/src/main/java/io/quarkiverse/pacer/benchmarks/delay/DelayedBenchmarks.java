@@ -8,11 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -27,12 +24,13 @@ import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
 /**
- * Delayed-delivery rows, Pacer against Redisson's {@code RDelayedQueue}: schedule throughput, end-to-end delivery
- * throughput, lateness of messages spread over a window, and a due storm with the longest single Redis call.
+ * Delayed-delivery rows, Pacer against Redisson's {@code RDelayedQueue} and BullMQ: schedule throughput, end-to-end
+ * delivery throughput, lateness of messages spread over a window, and a due storm with the longest single Redis call.
  */
 @ApplicationScoped
 public class DelayedBenchmarks {
@@ -46,9 +44,20 @@ public class DelayedBenchmarks {
 
     /** Producer threads of the end-to-end scenario and of bulk scheduling. */
     private static final int PRODUCERS = 16;
+    /** Interleaved runs of each implementation in the end-to-end scenario, each measuring its share of the time. */
+    private static final int E2E_ROUNDS = 2;
+
+    static final String PACER_SCHEDULE = "Pacer DelayedQueue.schedule";
+    static final String PACER_DELAYED = "Pacer @Delayed";
+    static final String REDISSON_DELAYED = "Redisson RDelayedQueue";
+    static final String BULLMQ_ADD = "BullMQ Queue.add";
+    static final String BULLMQ_WORKER = "BullMQ Worker";
 
     @Inject
     Instance<DelayedQueue> queues;
+
+    @Inject
+    Instance<ReactiveDelayedQueue> reactiveQueues;
 
     private DelayedQueue queue;
 
@@ -62,13 +71,15 @@ public class DelayedBenchmarks {
     static final double SCHEDULE_PEER_TARGET = 3.0;
     /** Pacer's end-to-end delivery against Redisson's, producers not the limit (issue 20). */
     static final double E2E_PEER_TARGET = 2.5;
+    /** Pacer's schedule and end-to-end delivery against BullMQ's (issue 36). */
+    static final double BULLMQ_TARGET = 2.0;
 
     /** Pacer's scripts, to name an EVALSHA in the slow log. */
-
-    private static final List<LuaScript> PACER_SCRIPTS = List.of(DelayedScripts.SCHEDULE, DelayedScripts.SCHEDULE_ALL,
-            DelayedScripts.CLAIM, DelayedScripts.ACK, DelayedScripts.NACK, DelayedScripts.RENEW, DelayedScripts.CANCEL,
-            DelayedScripts.SIZE, DelayedScripts.DEAD_LETTERS, DelayedScripts.REPLAY, DelayedScripts.PURGE,
-            LuaScript.load("server-time"));
+    private static final List<LuaScript> PACER_SCRIPTS = List.of(DelayedScripts.SCHEDULE, DelayedScripts.SCHEDULE_BATCH,
+            DelayedScripts.SCHEDULE_ALL, DelayedScripts.CLAIM, DelayedScripts.ACK, DelayedScripts.NACK,
+            DelayedScripts.THROTTLED, DelayedScripts.RENEW, DelayedScripts.CANCEL, DelayedScripts.SIZE,
+            DelayedScripts.DEAD_LETTERS, DelayedScripts.REPLAY, DelayedScripts.PURGE, DelayedScripts.DELIVER_NOW,
+            DelayedScripts.WAITING, LuaScript.load("server-time"));
 
     private final Map<String, String> scriptNames = new HashMap<>();
 
@@ -85,24 +96,28 @@ public class DelayedBenchmarks {
             scriptNames.put(script.sha1(), script.name());
         }
         if (queue == null) {
-            LOG.warn("Pacer's DelayedQueue bean is missing from this build: only the Redisson rows run");
+            LOG.warn("Pacer's DelayedQueue bean is missing from this build: only the peers' rows run");
         }
         try (RedissonDelayedQueuePeer redisson = new RedissonDelayedQueuePeer(context.redisUri(),
-                settings.highConcurrency(), settings.delayedConsumers(), recorder)) {
+                settings.highConcurrency(), settings.delayedConsumers(), recorder);
+                BullMqPeer bullmq = BullMqPeer.start(context)) {
+            if (bullmq.unavailable() == null) {
+                scriptNames.putAll(bullmq.scriptNames());
+            }
             // Lateness and the storm size their lead time from the schedule rates, so they bring the schedule row.
             double[] scheduleRates = scenario("schedule") || scenario("lateness") || scenario("storm")
-                    ? scheduleThroughput(context, redisson)
+                    ? scheduleThroughput(context, redisson, bullmq)
                     : null;
             if (scenario("e2e")) {
-                endToEnd(context, redisson);
+                endToEnd(context, redisson, bullmq);
             }
             if (scenario("lateness")) {
-                lateness(context, redisson, scheduleRates);
+                lateness(context, redisson, bullmq, scheduleRates);
             }
             if (scenario("storm")) {
                 storm(context, redisson, scheduleRates);
             }
-            bulk.run(context, redisson, scenario("bulk"), scenario("memory"));
+            bulk.run(context, redisson, bullmq, scenario("bulk"), scenario("memory"));
         }
         context.flushAll();
     }
@@ -116,83 +131,193 @@ public class DelayedBenchmarks {
         return only.equals("all") || List.of(only.split(",")).contains(name);
     }
 
-    private double[] scheduleThroughput(BenchmarkContext context, RedissonDelayedQueuePeer redisson) {
+    /**
+     * Pacer, Redisson and BullMQ in interleaved rounds ({@code bench.rounds}), each slice on an emptied Redis; returns
+     * each one's messages per second (0 when not measured).
+     */
+    private double[] scheduleThroughput(BenchmarkContext context, RedissonDelayedQueuePeer redisson,
+            BullMqPeer bullmq) {
         BenchmarkSettings settings = context.settings();
         int callers = settings.highConcurrency();
         String scenario = "schedule, due in 1 h · " + callers + " producers";
         LOG.infof("Delayed scenario: %s", scenario);
-        context.flushAll();
-        LoadResult pacer = queue == null ? null
-                : LoadRunner.run(callers, settings.warmup(), settings.measure(), (worker, sequence) -> {
-                    queue.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1));
-                    return true;
-                });
-        context.flushAll();
-        LoadResult peer;
+        List<LoadRunner.Slice> slices = new ArrayList<>();
+        List<ScriptWork> works = new ArrayList<>();
         try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-schedule")) {
             long dueAt = DeliveryRecorder.nowMicros() + TimeUnit.HOURS.toMicros(1);
-            peer = LoadRunner.run(callers, settings.warmup(), settings.measure(), (worker, sequence) -> {
-                delayed.schedule(dueAt, sequence);
-                return true;
-            });
+            slices.add(measured(context, works, (leadIn, window) -> LoadRunner.run(callers, leadIn, window,
+                    (worker, sequence) -> {
+                        delayed.schedule(dueAt, sequence);
+                        return true;
+                    })));
+            if (queue != null) {
+                slices.add(measured(context, works,
+                        (leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
+                            queue.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1));
+                            return true;
+                        })));
+                // The same call through the reactive API, awaited: what waiting on a plain future saves.
+                ReactiveDelayedQueue reactive = reactiveQueues.get();
+                slices.add(measured(context, works,
+                        (leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
+                            reactive.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1))
+                                    .await().atMost(Duration.ofSeconds(30));
+                            return true;
+                        })));
+            }
+            if (bullmq.unavailable() == null) {
+                slices.add(
+                        measured(context, works, (leadIn, window) -> bullmq.schedule("bullmq-schedule", callers, leadIn, window,
+                                Duration.ofHours(1))));
+            }
+            LoadResult[] results = LoadRunner.interleavedSlices(settings.warmup(), settings.measure(),
+                    settings.rounds(), context::flushAll, slices);
+            context.flushAll();
+            LoadResult redissonResult = results[0];
+            LoadResult pacer = queue == null ? null : results[1];
+            LoadResult reactiveResult = queue == null ? null : results[2];
+            LoadResult bullmqResult = bullmq.unavailable() == null ? results[results.length - 1] : null;
+            Row pacerRow = pacer == null ? missing(context, scenario, PACER_SCHEDULE, "missing from this build")
+                    : loadRow(context, scenario, PACER_SCHEDULE, pacer).addNote(works.get(1).describe());
+            if (reactiveResult != null) {
+                loadRow(context, scenario, "Pacer ReactiveDelayedQueue.schedule, awaited", reactiveResult)
+                        .addNote(works.get(2).describe()).comparedTo(pacerRow);
+            }
+            Row redissonRow = loadRow(context, scenario, "Redisson RDelayedQueue.offer", redissonResult)
+                    .addNote(works.get(0).describe())
+                    .comparedTo(pacerRow);
+            redissonRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", SCHEDULE_PEER_TARGET),
+                    redissonRow.pacerThroughputRatio() != null
+                            && redissonRow.pacerThroughputRatio() >= SCHEDULE_PEER_TARGET);
+            Row bullmqRow = bullmqResult == null ? missing(context, scenario, BULLMQ_ADD, bullmq.unavailable())
+                    : loadRow(context, scenario, BULLMQ_ADD, bullmqResult)
+                            .addNote(works.get(works.size() - 1).describe())
+                            .addNote("CPU = the Node process's; " + bullmq.versions()).comparedTo(pacerRow);
+            bullmqRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", BULLMQ_TARGET),
+                    bullmqRow.pacerThroughputRatio() != null && bullmqRow.pacerThroughputRatio() >= BULLMQ_TARGET);
+            return new double[] { pacer == null ? 0 : pacer.throughput(), redissonResult.throughput(),
+                    bullmqResult == null ? 0 : bullmqResult.throughput() };
         }
-        context.flushAll();
-        Row pacerRow = pacer == null ? missing(context, scenario, "Pacer DelayedQueue.schedule")
-                : loadRow(context, scenario, "Pacer DelayedQueue.schedule", pacer);
-        Row redissonRow = loadRow(context, scenario, "Redisson RDelayedQueue.offer", peer).comparedTo(pacerRow);
-        redissonRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", SCHEDULE_PEER_TARGET),
-                redissonRow.pacerThroughputRatio() != null
-                        && redissonRow.pacerThroughputRatio() >= SCHEDULE_PEER_TARGET);
-        return new double[] { pacer == null ? 0 : pacer.throughput(), peer.throughput() };
     }
 
-    private void endToEnd(BenchmarkContext context, RedissonDelayedQueuePeer redisson) throws Exception {
+    /** {@code slice}, with its Redis script work recorded in a new element of {@code works}. */
+    private static LoadRunner.Slice measured(BenchmarkContext context, List<ScriptWork> works, LoadRunner.Slice slice) {
+        ScriptWork work = new ScriptWork();
+        works.add(work);
+        return work.around(context, slice);
+    }
+
+    /**
+     * Pacer, Redisson and BullMQ in {@link #E2E_ROUNDS} interleaved runs each (ABC, CBA), each run on an emptied
+     * Redis and measuring its share of {@code bench.measure}; a row merges an implementation's runs.
+     */
+    private void endToEnd(BenchmarkContext context, RedissonDelayedQueuePeer redisson, BullMqPeer bullmq)
+            throws Exception {
         BenchmarkSettings settings = context.settings();
         String scenario = "end-to-end no-op, due now · " + PRODUCERS + " producers, " + settings.delayedConsumers()
                 + " consumers";
         LOG.infof("Delayed scenario: %s", scenario);
         context.flushAll();
-        Row pacerRow = queue == null ? missing(context, scenario, "Pacer @Delayed")
-                : endToEndRow(context, scenario, "Pacer @Delayed", (dueAt, sequence) -> queue
-                        .schedule(DelayedConsumers.E2E_QUEUE, "payload-" + sequence, Duration.ZERO));
-        pacerRow.target(String.format(Locale.ROOT, "≥ %,.0f msg/s", E2E_TARGET),
-                pacerRow.throughputValue() != null && pacerRow.throughputValue() >= E2E_TARGET);
-        context.flushAll();
-        try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-e2e")) {
+        Duration measure = settings.measure().dividedBy(E2E_ROUNDS);
+        List<String> names = new ArrayList<>();
+        List<DeliveryDriver> drivers = new ArrayList<>();
+        try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-e2e");
+                DeliveryDriver bullmqDeliveries = bullmq.unavailable() == null
+                        ? bullmq.deliveries("bullmq-e2e", settings.delayedConsumers())
+                        : null) {
+            if (queue != null) {
+                names.add(PACER_DELAYED);
+                drivers.add(new RecordedDeliveries((dueAt, sequence) -> queue
+                        .schedule(DelayedConsumers.E2E_QUEUE, "payload-" + sequence, Duration.ZERO), recorder));
+            }
             delayed.startConsumers();
-            Row redissonRow = endToEndRow(context, scenario, "Redisson RDelayedQueue", delayed::schedule)
+            names.add(REDISSON_DELAYED);
+            drivers.add(new RecordedDeliveries(delayed::schedule, recorder));
+            if (bullmqDeliveries != null) {
+                names.add(BULLMQ_WORKER);
+                drivers.add(bullmqDeliveries);
+            }
+            EndToEndRun[] runs = new EndToEndRun[drivers.size()];
+            for (int round = 0; round < E2E_ROUNDS; round++) {
+                for (int i = 0; i < drivers.size(); i++) {
+                    int index = round % 2 == 0 ? i : drivers.size() - 1 - i;
+                    EndToEndRun run = endToEndRun(context, scenario, names.get(index), drivers.get(index), measure);
+                    runs[index] = runs[index] == null ? run : runs[index].plus(run);
+                }
+            }
+            Row pacerRow = queue == null ? missing(context, scenario, PACER_DELAYED, "missing from this build")
+                    : endToEndRow(context, scenario, PACER_DELAYED, runs[0]);
+            pacerRow.target(String.format(Locale.ROOT, "≥ %,.0f msg/s", E2E_TARGET),
+                    pacerRow.throughputValue() != null && pacerRow.throughputValue() >= E2E_TARGET);
+            Row redissonRow = endToEndRow(context, scenario, REDISSON_DELAYED, runs[names.indexOf(REDISSON_DELAYED)])
                     .comparedTo(pacerRow);
             redissonRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", E2E_PEER_TARGET),
                     redissonRow.pacerThroughputRatio() != null && redissonRow.pacerThroughputRatio() >= E2E_PEER_TARGET);
+            Row bullmqRow = bullmqDeliveries == null ? missing(context, scenario, BULLMQ_WORKER, bullmq.unavailable())
+                    : endToEndRow(context, scenario, BULLMQ_WORKER, runs[names.indexOf(BULLMQ_WORKER)])
+                            .addNote("jobs added with a 1 ms delay (through BullMQ's delayed set); Worker concurrency "
+                                    + settings.delayedConsumers() + " in a second Node process")
+                            .comparedTo(pacerRow);
+            bullmqRow.target(String.format(Locale.ROOT, "Pacer ≥ %.1f× msg/s", BULLMQ_TARGET),
+                    bullmqRow.pacerThroughputRatio() != null && bullmqRow.pacerThroughputRatio() >= BULLMQ_TARGET);
         }
         context.flushAll();
     }
 
+    /** One implementation's end-to-end runs, merged: deliveries and scheduling in the measured windows. */
+    private record EndToEndRun(long delivered, long scheduled, double seconds, long cpuNanos, List<Long> backlogs,
+            Histogram lateness, CallCensus census, long expected, long finallyDelivered) {
+
+        EndToEndRun plus(EndToEndRun other) {
+            Histogram sum = lateness.copy();
+            sum.add(other.lateness);
+            List<Long> both = new ArrayList<>(backlogs);
+            both.addAll(other.backlogs);
+            return new EndToEndRun(delivered + other.delivered, scheduled + other.scheduled, seconds + other.seconds,
+                    cpuNanos + other.cpuNanos, both, sum, census.plus(other.census), expected + other.expected,
+                    finallyDelivered + other.finallyDelivered);
+        }
+    }
+
+    private static Row endToEndRow(BenchmarkContext context, String scenario, String implementation,
+            EndToEndRun run) {
+        Row row = context.table().add(scenario, implementation)
+                .throughput(run.delivered() / run.seconds())
+                .latencies(run.lateness().getValueAtPercentile(50) / 1e3,
+                        run.lateness().getValueAtPercentile(99) / 1e3, run.lateness().getMaxValue() / 1e3)
+                .cpu(run.cpuNanos() / 1e3 / Math.max(1, run.delivered()))
+                .note(String.format(Locale.ROOT, "delivered msg/s; latency = schedule to delivery; CPU per delivered"
+                        + " msg of the processes producing and consuming; scheduled %,.0f/s;"
+                        + " backlog at end of each run %s; Redis calls per delivered msg: %s",
+                        run.scheduled() / run.seconds(), run.backlogs(), run.census().describe()));
+        if (run.finallyDelivered() < run.expected()) {
+            row.addNote(String.format("only %,d of %,d delivered within 60 s", run.finallyDelivered(),
+                    run.expected()));
+        }
+        return row;
+    }
+
     /**
-     * Producers schedule messages due immediately for warm-up plus measurement; the row's rate is deliveries per
-     * second during the measurement window, its latencies the time from due (= scheduling) to delivery.
+     * Producers schedule messages due immediately for warm-up plus measurement; the run counts deliveries during the
+     * measurement window, and its latencies are the time from due (= scheduling) to delivery.
      */
-    private Row endToEndRow(BenchmarkContext context, String scenario, String implementation, Scheduler scheduler)
-            throws Exception {
+    private EndToEndRun endToEndRun(BenchmarkContext context, String scenario, String implementation,
+            DeliveryDriver driver, Duration measure) throws Exception {
         BenchmarkSettings settings = context.settings();
-        recorder.reset();
-        AtomicLong scheduled = new AtomicLong();
+        context.flushAll();
+        driver.reset();
         Duration census = Duration.ofSeconds(1);
-        Thread load = new Thread(() -> LoadRunner.run(PRODUCERS, settings.warmup(), settings.measure().plus(census),
-                (worker, sequence) -> {
-                    scheduler.schedule(DeliveryRecorder.nowMicros(), sequence);
-                    scheduled.incrementAndGet();
-                    return true;
-                }), "bench-e2e-producers");
-        load.start();
+        driver.startProducing(PRODUCERS, settings.warmup().plus(measure).plus(census));
         Thread.sleep(settings.warmup().toMillis());
         context.admin("CONFIG", "RESETSTAT");
-        long count1 = recorder.count();
-        long scheduled1 = scheduled.get();
+        long count1 = driver.delivered();
+        long scheduled1 = driver.scheduled();
+        long cpu1 = driver.cpuNanos();
         long t1 = System.nanoTime();
-        Thread.sleep(settings.measure().toMillis());
-        long count2 = recorder.count();
-        long scheduled2 = scheduled.get();
+        Thread.sleep(measure.toMillis());
+        long count2 = driver.delivered();
+        long scheduled2 = driver.scheduled();
+        long cpu2 = driver.cpuNanos();
         long t2 = System.nanoTime();
         // Redis's own time per command during the measurement (usec_per_call), for the profile of delivery.
         LOG.infof("%s, %s: %,d delivered; Redis INFO commandstats of the measurement:%n%s", scenario, implementation,
@@ -202,31 +327,21 @@ public class DelayedBenchmarks {
         context.admin("CONFIG", "SET", "slowlog-max-len", "1000000");
         context.admin("CONFIG", "SET", "slowlog-log-slower-than", "0");
         context.admin("SLOWLOG", "RESET");
-        long census1 = recorder.count();
+        long census1 = driver.delivered();
         Thread.sleep(census.toMillis());
-        long census2 = recorder.count();
+        long census2 = driver.delivered();
         List<Object> calls = context.slowlog();
         context.admin("CONFIG", "SET", "slowlog-log-slower-than", "10000");
-        load.join();
-        boolean drained = awaitDeliveries(scheduled.get(), Duration.ofSeconds(60));
-        double seconds = (t2 - t1) / 1e9;
-        double rate = (count2 - count1) / seconds;
-        Histogram lateness = recorder.lateness();
-        Row row = context.table().add(scenario, implementation)
-                .throughput(rate)
-                .latencies(lateness.getValueAtPercentile(50) / 1e3, lateness.getValueAtPercentile(99) / 1e3,
-                        lateness.getMaxValue() / 1e3)
-                .note(String.format(Locale.ROOT, "delivered msg/s; latency = schedule to delivery; scheduled %,.0f/s;"
-                        + " backlog at end %,d; Redis calls per delivered msg: %s", (scheduled2 - scheduled1) / seconds,
-                        backlog, callCensus(calls, census2 - census1)));
-        if (!drained) {
-            row.addNote(String.format("only %,d of %,d delivered within 60 s", recorder.count(), scheduled.get()));
-        }
-        return row;
+        CallCensus callCensus = CallCensus.of(calls, census2 - census1, scriptNames);
+        driver.awaitProducers();
+        long expected = driver.scheduled();
+        awaitDeliveries(driver::delivered, expected, Duration.ofSeconds(60));
+        return new EndToEndRun(count2 - count1, scheduled2 - scheduled1, (t2 - t1) / 1e9, cpu2 - cpu1, List.of(backlog),
+                driver.lateness().copy(), callCensus, expected, driver.delivered());
     }
 
-    private void lateness(BenchmarkContext context, RedissonDelayedQueuePeer redisson, double[] scheduleRates)
-            throws Exception {
+    private void lateness(BenchmarkContext context, RedissonDelayedQueuePeer redisson, BullMqPeer bullmq,
+            double[] scheduleRates) throws Exception {
         BenchmarkSettings settings = context.settings();
         int messages = settings.lateMessages();
         Duration spread = settings.lateSpread();
@@ -234,10 +349,10 @@ public class DelayedBenchmarks {
                 spread.toSeconds());
         LOG.infof("Delayed scenario: %s", scenario);
         context.flushAll();
-        Row pacerRow = queue == null ? missing(context, scenario, "Pacer @Delayed")
-                : latenessRow(context, scenario, "Pacer @Delayed", messages, spread, scheduleRates[0],
-                        (dueAt, sequence) -> queue.schedule(DelayedConsumers.LATENESS_QUEUE, "payload-" + sequence,
-                                toInstant(dueAt)));
+        Row pacerRow = queue == null ? missing(context, scenario, PACER_DELAYED, "missing from this build")
+                : latenessRow(context, scenario, PACER_DELAYED, messages, spread, scheduleRates[0],
+                        new RecordedDeliveries((dueAt, sequence) -> queue.schedule(DelayedConsumers.LATENESS_QUEUE,
+                                "payload-" + sequence, toInstant(dueAt)), recorder));
         pacerRow.target(String.format(Locale.ROOT, "p99 ≤ %.0f ms", LATENESS_P99_TARGET_MILLIS),
                 pacerRow.p99Value() != null && pacerRow.p99Value() <= LATENESS_P99_TARGET_MILLIS);
         pacerRow.target(String.format(Locale.ROOT, "max ≤ %.0f ms", LATENESS_MAX_TARGET_MILLIS),
@@ -245,34 +360,44 @@ public class DelayedBenchmarks {
         context.flushAll();
         try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-lateness")) {
             delayed.startConsumers();
-            latenessRow(context, scenario, "Redisson RDelayedQueue", messages, spread, scheduleRates[1],
-                    delayed::schedule).comparedTo(pacerRow);
+            latenessRow(context, scenario, REDISSON_DELAYED, messages, spread, scheduleRates[1],
+                    new RecordedDeliveries(delayed::schedule, recorder)).comparedTo(pacerRow);
+        }
+        context.flushAll();
+        if (bullmq.unavailable() != null) {
+            missing(context, scenario, BULLMQ_WORKER, bullmq.unavailable());
+            return;
+        }
+        try (DeliveryDriver deliveries = bullmq.deliveries("bullmq-lateness", settings.delayedConsumers())) {
+            latenessRow(context, scenario, BULLMQ_WORKER, messages, spread, scheduleRates[2], deliveries)
+                    .comparedTo(pacerRow);
         }
         context.flushAll();
     }
 
     private Row latenessRow(BenchmarkContext context, String scenario, String implementation, int messages,
-            Duration spread, double scheduleRate, Scheduler scheduler) throws Exception {
-        recorder.reset();
-        long lead = leadMicros(messages, scheduleRate);
-        long base = DeliveryRecorder.nowMicros() + lead;
+            Duration spread, double scheduleRate, DeliveryDriver driver) throws Exception {
+        driver.reset();
         long spreadMicros = spread.toNanos() / 1000;
-        long scheduling = parallel(messages, sequence -> scheduler.schedule(
-                base + ThreadLocalRandom.current().nextLong(spreadMicros), sequence));
-        long scheduledBy = DeliveryRecorder.nowMicros();
-        boolean all = awaitDeliveries(messages, Duration.of(Math.max(0, base + spreadMicros - scheduledBy),
-                ChronoUnit.MICROS).plusSeconds(60));
-        Histogram lateness = recorder.lateness();
+        DeliveryDriver.Spread timing = driver.scheduleSpread(messages, PRODUCERS, leadMicros(messages, scheduleRate),
+                spreadMicros);
+        boolean all = awaitDeliveries(driver::delivered, messages, Duration.of(
+                Math.max(0, timing.firstDueMicros() + spreadMicros - timing.scheduledByMicros()), ChronoUnit.MICROS)
+                .plusSeconds(60));
+        Histogram lateness = driver.lateness();
         Row row = context.table().add(scenario, implementation)
                 .latencies(lateness.getValueAtPercentile(50) / 1e3, lateness.getValueAtPercentile(99) / 1e3,
                         lateness.getMaxValue() / 1e3)
                 .note(String.format(Locale.ROOT, "latency = delivery minus due time; scheduled in %.1f s, %.1f s"
-                        + " before the first due time", scheduling / 1e6, (base - scheduledBy) / 1e6));
-        if (recorder.early() > 0) {
-            row.addNote(recorder.early() + " delivered early");
+                        + " before the first due time",
+                        (timing.scheduledByMicros() - timing.startedMicros()) / 1e6,
+                        (timing.firstDueMicros() - timing.scheduledByMicros()) / 1e6));
+        long early = driver.early();
+        if (early > 0) {
+            row.addNote(early + " delivered early");
         }
         if (!all) {
-            row.addNote(String.format("only %,d of %,d delivered", recorder.count(), messages));
+            row.addNote(String.format("only %,d of %,d delivered", driver.delivered(), messages));
         }
         return row;
     }
@@ -285,7 +410,7 @@ public class DelayedBenchmarks {
         LOG.infof("Delayed scenario: %s", scenario);
         context.flushAll();
         StormRowResult pacer = queue == null
-                ? new StormRowResult(missing(context, scenario, "Pacer @Delayed"), null)
+                ? new StormRowResult(missing(context, scenario, PACER_DELAYED, "missing from this build"), null)
                 : stormRow(context, scenario, "Pacer @Delayed", messages, scheduleRates[0],
                         (dueAt, sequence) -> queue.schedule(DelayedConsumers.STORM_QUEUE, "payload-" + sequence,
                                 toInstant(dueAt)));
@@ -308,12 +433,13 @@ public class DelayedBenchmarks {
         context.admin("CONFIG", "SET", "slowlog-max-len", "1000000");
         long lead = leadMicros(messages, scheduleRate);
         long due = DeliveryRecorder.nowMicros() + lead;
-        long scheduling = parallel(messages, sequence -> scheduler.schedule(due, sequence));
+        long scheduling = RecordedDeliveries.parallel(messages, PRODUCERS,
+                sequence -> scheduler.schedule(due, sequence));
         long scheduledBy = DeliveryRecorder.nowMicros();
         // Only the drain is of interest: start the slow log now, after the producers are done.
         context.admin("CONFIG", "SET", "slowlog-log-slower-than", Long.toString(settings.slowlogThresholdMicros()));
         context.admin("SLOWLOG", "RESET");
-        boolean all = awaitDeliveries(messages, Duration.of(Math.max(0, due - scheduledBy), ChronoUnit.MICROS)
+        boolean all = awaitDeliveries(recorder::count, messages, Duration.of(Math.max(0, due - scheduledBy), ChronoUnit.MICROS)
                 .plus(settings.stormTimeout()));
         List<Object> slowlog = context.slowlog();
         context.admin("CONFIG", "SET", "slowlog-log-slower-than", "10000");
@@ -360,7 +486,7 @@ public class DelayedBenchmarks {
             long micros = (Long) fields.get(2);
             List<Object> args = (List<Object>) fields.get(3);
             String command = args.isEmpty() ? "?" : String.valueOf(args.get(0));
-            if (isHarnessCommand(command)) {
+            if (CallCensus.isHarnessCommand(command)) {
                 continue;
             }
             String name = command.toUpperCase(Locale.ROOT);
@@ -394,60 +520,22 @@ public class DelayedBenchmarks {
         return longest;
     }
 
-    /**
-     * Redis calls per delivered message: script calls by name, then every command in all (Redis logs the commands a
-     * script runs as entries of their own, so the total counts the work inside scripts too).
-     */
-    @SuppressWarnings("unchecked")
-    private String callCensus(List<Object> slowlog, long delivered) {
-        if (delivered <= 0) {
-            return "none delivered";
-        }
-        Map<String, Long> scripts = new HashMap<>();
-        long commands = 0;
-        for (Object entry : slowlog) {
-            List<Object> args = (List<Object>) ((List<Object>) entry).get(3);
-            if (args.isEmpty() || isHarnessCommand(String.valueOf(args.get(0)))) {
-                continue;
-            }
-            commands++;
-            String command = String.valueOf(args.get(0)).toUpperCase(Locale.ROOT);
-            if (command.equals("EVALSHA") || command.equals("EVAL")) {
-                String sha = args.size() > 1 ? String.valueOf(args.get(1)) : "?";
-                scripts.merge(scriptNames.getOrDefault(sha, "script " + sha.substring(0, Math.min(8, sha.length()))),
-                        1L, Long::sum);
-            } else if (command.equals("BLPOP") || command.equals("LPOP") || command.equals("PUBLISH")) {
-                scripts.merge(command, 1L, Long::sum);
-            }
-        }
-        StringBuilder text = new StringBuilder();
-        scripts.entrySet().stream().sorted(Map.Entry.<String, Long> comparingByValue().reversed()).limit(5)
-                .forEach(e -> text.append(text.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
-                        .append(String.format(Locale.ROOT, "%.2f", e.getValue() / (double) delivered)));
-        text.append(String.format(Locale.ROOT, "; %.1f Redis commands per msg in all", commands / (double) delivered));
-        return text.toString();
-    }
-
     @SuppressWarnings("unchecked")
     private static long countOver(List<Object> slowlog, long micros) {
         long count = 0;
         for (Object entry : slowlog) {
             List<Object> fields = (List<Object>) entry;
             List<Object> args = (List<Object>) fields.get(3);
-            if ((Long) fields.get(2) > micros && !(args.isEmpty() || isHarnessCommand(String.valueOf(args.get(0))))) {
+            if ((Long) fields.get(2) > micros
+                    && !(args.isEmpty() || CallCensus.isHarnessCommand(String.valueOf(args.get(0))))) {
                 count++;
             }
         }
         return count;
     }
 
-    private static boolean isHarnessCommand(String command) {
-        String upper = command.toUpperCase(Locale.ROOT);
-        return upper.equals("SLOWLOG") || upper.equals("CONFIG") || upper.equals("FLUSHALL");
-    }
-
-    private static Row missing(BenchmarkContext context, String scenario, String implementation) {
-        return context.table().add(scenario, implementation).note("not measured: missing from this build");
+    private static Row missing(BenchmarkContext context, String scenario, String implementation, String why) {
+        return context.table().add(scenario, implementation).note("not measured: " + why);
     }
 
     private Row loadRow(BenchmarkContext context, String scenario, String implementation, LoadResult result) {
@@ -462,9 +550,10 @@ public class DelayedBenchmarks {
         return row;
     }
 
-    private boolean awaitDeliveries(long expected, Duration timeout) throws InterruptedException {
+    private static boolean awaitDeliveries(LongSupplier delivered, long expected, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (recorder.count() < expected) {
+        while (delivered.getAsLong() < expected) {
             if (System.nanoTime() > deadline) {
                 return false;
             }
@@ -477,35 +566,6 @@ public class DelayedBenchmarks {
     private static long leadMicros(int messages, double scheduleRate) {
         double rate = scheduleRate > 0 ? scheduleRate : 2_000;
         return (long) (1_000_000 + 1.5 * messages / rate * 1_000_000);
-    }
-
-    /** Runs {@code action(sequence)} for sequences 0..n-1 on {@link #PRODUCERS} threads; returns elapsed µs. */
-    private static long parallel(int n, LongConsumer action) throws InterruptedException {
-        AtomicLong next = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        long start = DeliveryRecorder.nowMicros();
-        for (int i = 0; i < PRODUCERS; i++) {
-            Thread thread = new Thread(() -> {
-                long sequence;
-                while ((sequence = next.getAndIncrement()) < n) {
-                    try {
-                        action.accept(sequence);
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }
-            }, "bench-scheduler-" + i);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        if (failure.get() != null) {
-            LOG.warnf("Scheduling failed at least once: %s", failure.get().toString());
-        }
-        return DeliveryRecorder.nowMicros() - start;
     }
 
     private static Instant toInstant(long epochMicros) {

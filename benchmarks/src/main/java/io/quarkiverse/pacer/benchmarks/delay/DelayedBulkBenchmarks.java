@@ -24,7 +24,7 @@ import io.quarkiverse.pacer.delay.ScheduledMessage;
 /**
  * Bulk scheduling ({@code scheduleAll}, messages per second) and the Redis memory a waiting message costs (a 100-byte
  * payload, {@code INFO memory} {@code used_memory} delta divided by the count), Pacer against Redisson's
- * {@code RDelayedQueue} storing the same payloads.
+ * {@code RDelayedQueue} and BullMQ storing the same payloads.
  */
 @ApplicationScoped
 public class DelayedBulkBenchmarks {
@@ -41,7 +41,8 @@ public class DelayedBulkBenchmarks {
     @Inject
     Instance<DelayedQueue> queues;
 
-    public void run(BenchmarkContext context, RedissonDelayedQueuePeer redisson, boolean bulk, boolean memory) {
+    public void run(BenchmarkContext context, RedissonDelayedQueuePeer redisson, BullMqPeer bullmq, boolean bulk,
+            boolean memory) {
         DelayedQueue queue = queues.isUnsatisfied() ? null : queues.get();
         if (queue == null) {
             return;
@@ -50,7 +51,7 @@ public class DelayedBulkBenchmarks {
             bulkSchedule(context, queue);
         }
         if (memory) {
-            memoryPerMessage(context, queue, redisson);
+            memoryPerMessage(context, queue, redisson, bullmq);
         }
     }
 
@@ -84,7 +85,8 @@ public class DelayedBulkBenchmarks {
         row.target(String.format(Locale.ROOT, "≥ %,.0f msg/s", BULK_TARGET), messagesPerSecond >= BULK_TARGET);
     }
 
-    private void memoryPerMessage(BenchmarkContext context, DelayedQueue queue, RedissonDelayedQueuePeer redisson) {
+    private void memoryPerMessage(BenchmarkContext context, DelayedQueue queue, RedissonDelayedQueuePeer redisson,
+            BullMqPeer bullmq) {
         int messages = Integer.getInteger("bench.memory.messages", 100_000);
         String scenario = "Redis memory per waiting message, " + PAYLOAD_BYTES + "-byte payload · "
                 + String.format(Locale.ROOT, "%,d", messages) + " messages";
@@ -114,6 +116,14 @@ public class DelayedBulkBenchmarks {
         }
         context.flushAll();
 
+        double bullmqBytes = Double.NaN;
+        if (bullmq.unavailable() == null) {
+            before = usedMemory(context);
+            bullmq.fill("bullmq-memory", messages, PAYLOAD_BYTES, Duration.ofHours(1));
+            bullmqBytes = (double) (usedMemory(context) - before) / messages;
+            context.flushAll();
+        }
+
         Row pacerRow = context.table().add(scenario, "Pacer DelayedQueue")
                 .note(String.format(Locale.ROOT, "%.0f bytes per message (used_memory delta / count)", pacerBytes));
         Row redissonRow = context.table().add(scenario, "Redisson RDelayedQueue")
@@ -121,6 +131,15 @@ public class DelayedBulkBenchmarks {
         redissonRow.target(String.format(Locale.ROOT, "Pacer ≤ 1.0× bytes (%.2f×)", pacerBytes / redissonBytes),
                 pacerBytes <= redissonBytes);
         pacerRow.addNote(String.format(Locale.ROOT, "%.2f× Redisson", pacerBytes / redissonBytes));
+        if (Double.isNaN(bullmqBytes)) {
+            context.table().add(scenario, "BullMQ Queue").note("not measured: " + bullmq.unavailable());
+        } else {
+            context.table().add(scenario, "BullMQ Queue").note(String.format(Locale.ROOT,
+                    "%.0f bytes per message (jobs with BullMQ's default options and numeric ids, and its events"
+                            + " stream); Pacer %.2f× these bytes",
+                    bullmqBytes, pacerBytes / bullmqBytes));
+            pacerRow.addNote(String.format(Locale.ROOT, "%.2f× BullMQ", pacerBytes / bullmqBytes));
+        }
     }
 
     private static String payload() {

@@ -21,4 +21,9 @@ public interface DelayedTransactions {
     default <T> Uni<T> run(String description, Supplier<Uni<T>> operation, T whenDeferred) {
         return operation.get();
     }
+
+    /** Whether {@link #run} called now, on this thread, would run the operation at once (no transaction defers it). */
+    default boolean runsNow() {
+        return true;
+    }
 }

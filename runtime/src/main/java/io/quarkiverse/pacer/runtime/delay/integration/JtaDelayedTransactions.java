@@ -56,6 +56,11 @@ public class JtaDelayedTransactions implements DelayedTransactions {
         return Uni.createFrom().item(whenDeferred);
     }
 
+    @Override
+    public boolean runsNow() {
+        return registry.getTransactionStatus() == Status.STATUS_NO_TRANSACTION;
+    }
+
     /** The operations of one transaction, handed to the sender in call order after it commits. */
     static final class AfterCommit implements Synchronization {
         private final AfterCommitSender sender;

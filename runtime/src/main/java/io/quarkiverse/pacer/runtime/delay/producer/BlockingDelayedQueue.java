@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 import jakarta.inject.Singleton;
 
@@ -15,7 +16,7 @@ import io.vertx.core.Context;
 
 /**
  * The {@link DelayedQueue} bean: the reactive implementation awaited with a bounded timeout, refusing to block an
- * event loop.
+ * event loop; scheduling one message waits on a plain future when nothing needs the reactive chain.
  */
 @Singleton
 public class BlockingDelayedQueue implements DelayedQueue {
@@ -33,31 +34,47 @@ public class BlockingDelayedQueue implements DelayedQueue {
     }
 
     private <T> T await(Uni<T> uni) {
+        refuseEventLoop();
+        return uni.await().atMost(awaitAtMost);
+    }
+
+    private static void refuseEventLoop() {
         if (Context.isOnEventLoopThread()) {
             throw new IllegalStateException("DelayedQueue blocks and cannot be called on a Vert.x event loop thread ("
                     + Thread.currentThread().getName() + "); use ReactiveDelayedQueue instead");
         }
-        return uni.await().atMost(awaitAtMost);
+    }
+
+    /** Stores one message on this thread, without a Mutiny chain when nothing needs one. */
+    private boolean store(String queue, String id, Object payload, String mode, Instant dueAt, Duration delay) {
+        refuseEventLoop();
+        return reactive.storeBlocking(queue, id, payload, mode, dueAt, delay, awaitAtMost);
     }
 
     @Override
     public String schedule(String queue, Object payload, Duration delay) {
-        return await(reactive.schedule(queue, payload, delay));
+        String id = RedisDelayedQueue.newId();
+        store(queue, id, payload, RedisDelayedQueue.NEW, null, delay);
+        return id;
     }
 
     @Override
     public String schedule(String queue, Object payload, Instant dueAt) {
-        return await(reactive.schedule(queue, payload, dueAt));
+        String id = RedisDelayedQueue.newId();
+        store(queue, id, payload, RedisDelayedQueue.NEW, Objects.requireNonNull(dueAt, "dueAt"), null);
+        return id;
     }
 
     @Override
     public String schedule(String queue, String id, Object payload, Instant dueAt) {
-        return await(reactive.schedule(queue, id, payload, dueAt));
+        store(queue, id, payload, RedisDelayedQueue.UPSERT, Objects.requireNonNull(dueAt, "dueAt"), null);
+        return id;
     }
 
     @Override
     public String schedule(String queue, String id, Object payload, Duration delay) {
-        return await(reactive.schedule(queue, id, payload, delay));
+        store(queue, id, payload, RedisDelayedQueue.UPSERT, null, delay);
+        return id;
     }
 
     @Override
@@ -67,12 +84,12 @@ public class BlockingDelayedQueue implements DelayedQueue {
 
     @Override
     public boolean scheduleIfAbsent(String queue, String id, Object payload, Instant dueAt) {
-        return await(reactive.scheduleIfAbsent(queue, id, payload, dueAt));
+        return store(queue, id, payload, RedisDelayedQueue.ABSENT, Objects.requireNonNull(dueAt, "dueAt"), null);
     }
 
     @Override
     public boolean scheduleIfAbsent(String queue, String id, Object payload, Duration delay) {
-        return await(reactive.scheduleIfAbsent(queue, id, payload, delay));
+        return store(queue, id, payload, RedisDelayedQueue.ABSENT, null, delay);
     }
 
     @Override

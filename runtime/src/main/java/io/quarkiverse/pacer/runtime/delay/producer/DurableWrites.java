@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig.Durability;
 import io.quarkiverse.pacer.runtime.redis.Batchable;
@@ -49,6 +50,15 @@ final class DurableWrites {
             String again) {
         return waitsForReplicas() ? write(script, keys, args, what, again)
                 : redis.eval(script, keys, args, redis.timeout(), batchable);
+    }
+
+    /**
+     * The batchable script call of {@link #write(LuaScript, List, List, Batchable, String, String)} for a caller that
+     * blocks on the answer; only when no replica is waited for.
+     */
+    CompletableFuture<Response> writeFuture(LuaScript script, List<String> keys, List<String> args,
+            Batchable batchable) {
+        return redis.evalFuture(script, keys, args, redis.timeout(), batchable);
     }
 
     /** A script call that fails when durability is replicas and no replica confirmed it. */

@@ -3,6 +3,10 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
@@ -17,7 +21,10 @@ import io.quarkiverse.pacer.runtime.tracing.ProducerTrace;
 import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Response;
 
-/** Scheduling one message by id: upsert or if-absent, inside a JTA transaction at its commit. */
+/**
+ * Scheduling one message by id: new, upsert or if-absent, inside a JTA transaction at its commit; for blocking callers
+ * also without a Mutiny chain ({@link #storeBlocking}).
+ */
 final class MessageScheduler {
 
     private final QueueShards shards;
@@ -42,27 +49,77 @@ final class MessageScheduler {
     /** Stores an encoded payload; {@code true} when stored, {@code false} when {@code mode} is absent and it exists. */
     Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay) {
-        DelayedKeys k = shards.of(queue, id);
         // The trace context at the call, also when a transaction stores the message at its commit.
+        return store(queue, id, encoded, mode, dueAt, delay, tracing.send(queue, id, 1));
+    }
+
+    private Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
+            Duration delay, ProducerTrace trace) {
+        DelayedKeys k = shards.of(queue, id);
+        List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
+        Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k.all, args,
+                new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue,
+                "schedule it again with the same id: scheduling by id is an upsert");
+        Supplier<Uni<Boolean>> operation = () -> written.get().map(r -> stored(queue, r));
+        // Inside a JTA transaction: stored after commit; the caller already knows the id.
+        return trace.ending(retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+                operation, Boolean.TRUE)));
+    }
+
+    /**
+     * {@link #store} for a caller that blocks (never an event-loop thread). Outside a transaction, untraced and with
+     * no replica to wait for, the script call is waited for on a plain future, completed on Pacer's connection thread:
+     * a chain of Mutiny operators would capture and restore the caller's context at every step, about a third of the
+     * CPU a {@code schedule} costs the JVM (see the Performance page). Otherwise, and when Redis is unavailable, the
+     * call takes {@link #store}'s path, which rides out an outage for the producer timeout (a schedule is idempotent:
+     * its id is fixed before the first attempt).
+     */
+    boolean storeBlocking(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
+            Duration delay, Duration awaitAtMost) {
         ProducerTrace trace = tracing.send(queue, id, 1);
-        List<String> args = List.of(id, StoredPayload.value(encoded, trace.context()),
+        if (trace != ProducerTrace.NONE || writes.waitsForReplicas() || !transactions.runsNow()) {
+            return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
+        }
+        DelayedKeys k = shards.of(queue, id);
+        List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
+        Response response;
+        try {
+            response = writes.writeFuture(DelayedScripts.SCHEDULE, k.all, args, new ScheduleBatchPart(k, args))
+                    .get(awaitAtMost.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(e);
+        } catch (TimeoutException e) {
+            throw new io.smallrye.mutiny.TimeoutException();
+        } catch (ExecutionException e) {
+            if (retry.retries() && ProducerRetry.isOutage(e.getCause())) {
+                return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
+            }
+            // Thrown as the awaited Uni would throw it.
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new CompletionException(e.getCause());
+        }
+        return stored(queue, response);
+    }
+
+    /** The ARGV of delayed-schedule.lua. */
+    private static List<String> args(DelayedKeys k, String id, PayloadCodec.Encoded encoded, String mode,
+            Instant dueAt, Duration delay, ProducerTrace trace) {
+        return List.of(id, StoredPayload.value(encoded, trace.context()),
                 StoredPayload.encoding(encoded, trace.context()), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",
                 k.wakeChannel);
-        Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k.all, args,
-                new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue,
-                "schedule it again with the same id: scheduling by id is an upsert");
-        Supplier<Uni<Boolean>> operation = () -> written.get()
-                .map(r -> r.get(0).toInteger() == 1)
-                .invoke(stored -> {
-                    if (stored) {
-                        metrics.scheduled(queue);
-                        unconsumed.scheduledOn(queue);
-                    }
-                });
-        // Inside a JTA transaction: stored after commit; the caller already knows the id.
-        return trace.ending(retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
-                operation, Boolean.TRUE)));
+    }
+
+    private boolean stored(String queue, Response response) {
+        boolean stored = response.get(0).toInteger() == 1;
+        if (stored) {
+            metrics.scheduled(queue);
+            unconsumed.scheduledOn(queue);
+        }
+        return stored;
     }
 }

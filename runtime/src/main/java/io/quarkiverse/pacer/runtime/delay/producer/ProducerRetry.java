@@ -44,6 +44,11 @@ public final class ProducerRetry {
         this.timeoutNanos = timeout.toNanos();
     }
 
+    /** Whether a call failing because Redis is unavailable is made again ({@code producer-timeout} above 0). */
+    boolean retries() {
+        return timeoutNanos > 0;
+    }
+
     /** {@code call}, made again while it fails because Redis is unavailable, for at most the producer timeout. */
     public <T> Uni<T> call(Supplier<Uni<T>> call) {
         if (timeoutNanos <= 0) {

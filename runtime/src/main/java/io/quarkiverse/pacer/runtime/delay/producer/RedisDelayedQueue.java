@@ -43,6 +43,11 @@ import io.vertx.core.Vertx;
 @Singleton
 public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
+    /** How delayed-schedule.lua stores a message: a new id, an upsert of the id, or only if the id is absent. */
+    static final String NEW = "new";
+    static final String UPSERT = "upsert";
+    static final String ABSENT = "absent";
+
     private final PacerRedis redis;
     private final DelayedMetrics metrics;
     private final UnconsumedQueues unconsumed;
@@ -99,37 +104,41 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return unconsumed;
     }
 
+    /** A random id has no earlier message to replace: stored as {@link #NEW}, without the upsert's lookups. */
+    static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
     @Override
     public Uni<String> schedule(String queue, Object payload, Duration delay) {
-        // A random id has no earlier message to replace: stored as new, without the upsert's lookups.
-        String id = UUID.randomUUID().toString();
-        return store(queue, id, payload, "new", null, delay).replaceWith(id);
+        String id = newId();
+        return store(queue, id, payload, NEW, null, delay).replaceWith(id);
     }
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Instant dueAt) {
-        String id = UUID.randomUUID().toString();
-        return store(queue, id, payload, "new", Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
+        String id = newId();
+        return store(queue, id, payload, NEW, Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 
     @Override
     public Uni<String> schedule(String queue, String id, Object payload, Instant dueAt) {
-        return store(queue, id, payload, "upsert", Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
+        return store(queue, id, payload, UPSERT, Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 
     @Override
     public Uni<String> schedule(String queue, String id, Object payload, Duration delay) {
-        return store(queue, id, payload, "upsert", null, delay).replaceWith(id);
+        return store(queue, id, payload, UPSERT, null, delay).replaceWith(id);
     }
 
     @Override
     public Uni<Boolean> scheduleIfAbsent(String queue, String id, Object payload, Instant dueAt) {
-        return store(queue, id, payload, "absent", Objects.requireNonNull(dueAt, "dueAt"), null);
+        return store(queue, id, payload, ABSENT, Objects.requireNonNull(dueAt, "dueAt"), null);
     }
 
     @Override
     public Uni<Boolean> scheduleIfAbsent(String queue, String id, Object payload, Duration delay) {
-        return store(queue, id, payload, "absent", null, delay);
+        return store(queue, id, payload, ABSENT, null, delay);
     }
 
     @Override
@@ -139,6 +148,21 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
 
     /** Bad input throws {@link IllegalArgumentException} at once, before anything is sent. */
     private Uni<Boolean> store(String queue, String id, Object payload, String mode, Instant dueAt, Duration delay) {
+        return scheduler.store(queue, id, encoded(queue, id, payload, dueAt, delay), mode, dueAt, delay);
+    }
+
+    /**
+     * {@link #schedule} and {@link #scheduleIfAbsent} for {@link BlockingDelayedQueue}, on the caller's (non
+     * event-loop) thread: {@code dueAt}, or else {@code delay}; returns whether the message was stored.
+     */
+    boolean storeBlocking(String queue, String id, Object payload, String mode, Instant dueAt, Duration delay,
+            Duration awaitAtMost) {
+        return scheduler.storeBlocking(queue, id, encoded(queue, id, payload, dueAt, delay), mode, dueAt, delay,
+                awaitAtMost);
+    }
+
+    /** The payload, encoded once its queue, id and due time are checked; bad input throws at once. */
+    private PayloadCodec.Encoded encoded(String queue, String id, Object payload, Instant dueAt, Duration delay) {
         shards.of(queue, id); // names are checked before the payload is encoded
         if (dueAt == null) {
             if (delay == null || delay.isNegative()) {
@@ -146,7 +170,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
             }
         }
         payloads.check(queue, payload);
-        return scheduler.store(queue, id, payloads.codec().encode(payload), mode, dueAt, delay);
+        return payloads.codec().encode(payload);
     }
 
     /**
@@ -164,7 +188,7 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         if (consumer != null && consumer.getPayloadKind() == PayloadKind.JSON) {
             payloads.checkJson(queue, text, consumer);
         }
-        return scheduler.store(queue, id, new PayloadCodec.Encoded(text, PayloadCodec.TEXT), "upsert", null, delay)
+        return scheduler.store(queue, id, new PayloadCodec.Encoded(text, PayloadCodec.TEXT), UPSERT, null, delay)
                 .replaceWith(id);
     }
 
