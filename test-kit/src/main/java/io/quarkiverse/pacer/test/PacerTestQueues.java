@@ -99,6 +99,19 @@ public class PacerTestQueues {
      * @throws AssertionError if the consumers are not idle within {@link #DEFAULT_IDLE_TIMEOUT}
      */
     public long deliverAllNow(String queue) {
+        return deliverAllNow(queue, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /**
+     * Makes every waiting message of {@code queue} due now and waits until the consumers are idle, like
+     * {@link #deliverAllNow(String)}, at most {@code timeout}.
+     *
+     * @param queue the queue name
+     * @param timeout how long to wait for the consumers at most
+     * @return the number of messages that were due later and were made due now
+     * @throws AssertionError if the consumers are not idle within {@code timeout}
+     */
+    public long deliverAllNow(String queue, Duration timeout) {
         long madeDue = 0;
         for (DelayedKeys k : this.queue.shards(queue)) {
             long visited;
@@ -110,7 +123,7 @@ public class PacerTestQueues {
                 visited = r.get(1).toLong();
             } while (visited >= KitScripts.DELIVER_ALL_BATCH);
         }
-        awaitIdle(DEFAULT_IDLE_TIMEOUT, queue);
+        awaitIdle(timeout, queue);
         return madeDue;
     }
 
