@@ -16,7 +16,6 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
-import io.quarkus.deployment.builditem.DevServicesSharedNetworkBuildItem;
 import io.quarkus.deployment.builditem.DockerStatusBuildItem;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
 import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
@@ -41,17 +40,11 @@ class PacerDevServicesProcessor {
     record LocalRedisServiceConfig(String clientName, String redisServer) {
     }
 
-    /**
-     * @param beforeRedisClientDevServices never produced: declaring it orders this step before the Redis client's Dev
-     *        Services (which consume the list), so the log filter is in place before they probe for Docker
-     */
     @BuildStep
     void startLocalRedisServer(PacerBuildTimeConfig pacerConfig, PacerDevServicesConfig devServicesConfig,
             RedisBuildTimeConfig redisConfig,
             DockerStatusBuildItem dockerStatus,
-            BuildProducer<DevServicesResultBuildItem> devServices,
-            BuildProducer<DevServicesSharedNetworkBuildItem> beforeRedisClientDevServices) {
-        ContainerProbeNoiseFilter.speak();
+            BuildProducer<DevServicesResultBuildItem> devServices) {
         String clientName = pacerConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
         String hostsProperty = RedisConfig.getPropertyName(clientName, RedisConfig.HOSTS);
 
@@ -112,9 +105,6 @@ class PacerDevServicesProcessor {
         }
         if (LocalRedisServerChoice.isAuto(setting) && LocalRedisServerChoice.isEmbedded(server)) {
             reason += " and no redis-server is on the PATH";
-        }
-        if (!containerRuntimeTraces) {
-            ContainerProbeNoiseFilter.quiet(clientName);
         }
 
         if (topology != Topology.STANDALONE) {
