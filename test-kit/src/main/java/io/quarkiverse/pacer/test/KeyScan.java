@@ -1,7 +1,9 @@
 package io.quarkiverse.pacer.test;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -22,7 +24,8 @@ final class KeyScan {
 
     /** The keys matching the glob {@code pattern} that {@code accept} keeps, over every node. */
     List<String> find(String pattern, Predicate<String> accept) {
-        List<String> found = new ArrayList<>();
+        // SCAN may return a key twice.
+        Set<String> found = new LinkedHashSet<>();
         for (int node = 0; node < redis.nodes(); node++) {
             String cursor = "0";
             do {
@@ -32,13 +35,13 @@ final class KeyScan {
                 cursor = page.get(0).toString();
                 for (Response key : page.get(1)) {
                     String name = key.toString();
-                    if (accept.test(name) && !found.contains(name)) {
+                    if (accept.test(name)) {
                         found.add(name);
                     }
                 }
             } while (!"0".equals(cursor));
         }
-        return found;
+        return new ArrayList<>(found);
     }
 
     /** Deletes each key (one command per key, so each reaches its own slot on Redis Cluster); returns how many existed. */

@@ -14,7 +14,7 @@ import io.quarkus.arc.ArcContainer;
  * <pre>
  * {@code
  * &#64;QuarkusTest
- * @ExtendWith(PacerResetExtension.class)
+ * &#64;ExtendWith(PacerResetExtension.class)
  * class OrdersTest {
  *     ...
  * }
@@ -26,6 +26,12 @@ import io.quarkus.arc.ArcContainer;
  */
 public class PacerResetExtension implements BeforeEachCallback {
 
+    /**
+     * Clears Pacer's state before a test: the clock back to Redis time, no throttling state, no delayed message.
+     *
+     * @param context the test about to run
+     * @throws IllegalStateException if no Quarkus application runs in the test's JVM
+     */
     @Override
     public void beforeEach(ExtensionContext context) {
         ArcContainer container = Arc.container();
