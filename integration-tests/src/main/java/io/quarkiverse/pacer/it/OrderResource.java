@@ -37,7 +37,7 @@ public class OrderResource {
     public Map<String, Object> place(@PathParam("id") long id,
             @QueryParam("timeoutMs") @DefaultValue("1800000") long timeoutMs) {
         orders.place(id);
-        String messageId = queue.schedule(QUEUE, "order-" + id, new OrderRef(id), Duration.ofMillis(timeoutMs));
+        String messageId = queue.scheduleWithId(QUEUE, "order-" + id, new OrderRef(id), Duration.ofMillis(timeoutMs));
         return Map.of("id", id, "status", orders.status(id), "timeout", messageId);
     }
 

@@ -27,8 +27,8 @@ class DelayedQueueGaugesTest {
 
     @Test
     void depthPerStateAndUnconsumedQueues() {
-        queue.schedule("order-timeuot", "order-9001", new OrderRef(9001), Duration.ofHours(1));
-        queue.schedule("order-timeuot", "order-9002", new OrderRef(9002), Duration.ofHours(2));
+        queue.scheduleWithId("order-timeuot", "order-9001", new OrderRef(9001), Duration.ofHours(1));
+        queue.scheduleWithId("order-timeuot", "order-9002", new OrderRef(9002), Duration.ofHours(2));
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> when().get("/q/metrics").then().statusCode(200)
                 .body(containsString("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 2.0")));

@@ -17,7 +17,7 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * @param id the message id: the one given to {@link DelayedQueue#schedule(String, String, Object, Instant)}, or the
+ * @param id the message id: the one given to {@link DelayedQueue#scheduleWithId(String, String, Object, Instant)}, or the
  *        generated one returned by the other {@code schedule} methods
  * @param queue the queue name
  * @param payload the decoded payload

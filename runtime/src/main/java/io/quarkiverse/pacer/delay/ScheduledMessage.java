@@ -6,7 +6,7 @@ import java.util.UUID;
 
 /**
  * One message of a bulk {@link DelayedQueue#scheduleAll(String, java.util.List) scheduleAll}: its id, payload and due
- * time. Scheduling it is an upsert by id, exactly as {@link DelayedQueue#schedule(String, String, Object, Instant)}.
+ * time. Scheduling it is an upsert by id, exactly as {@link DelayedQueue#scheduleWithId(String, String, Object, Instant)}.
  *
  * <pre>{@code
  * List<ScheduledMessage> reminders = orders.stream()
