@@ -15,6 +15,7 @@ import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
 
 import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.delay.DelayedQueueName;
 import io.quarkiverse.pacer.deployment.DelayedMethodsBuildItem.DelayedMethod;
 import io.quarkiverse.pacer.runtime.delay.DelayedHandler;
 import io.quarkiverse.pacer.runtime.delay.DelayedRecorder;
@@ -23,6 +24,7 @@ import io.quarkiverse.pacer.runtime.delay.MicrometerDelayedMetrics;
 import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.delay.producer.BlockingDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.producer.TypedQueueProducer;
 import io.quarkiverse.pacer.runtime.delay.producer.UnconsumedQueues;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
@@ -51,7 +53,7 @@ class DelayedProcessor {
     @BuildStep
     AdditionalIndexedClassesBuildItem indexDelayedAnnotation() {
         // Its member defaults are read from the index (valueWithDefault), not copied here.
-        return new AdditionalIndexedClassesBuildItem(Delayed.class.getName());
+        return new AdditionalIndexedClassesBuildItem(Delayed.class.getName(), DelayedQueueName.class.getName());
     }
 
     @BuildStep
@@ -61,6 +63,12 @@ class DelayedProcessor {
                         UnconsumedQueues.class)
                 .setUnremovable()
                 .build();
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem registerTypedQueueProducer() {
+        // Removable: kept only when the application injects a typed queue.
+        return new AdditionalBeanBuildItem(TypedQueueProducer.class);
     }
 
     @BuildStep
