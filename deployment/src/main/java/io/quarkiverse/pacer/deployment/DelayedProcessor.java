@@ -37,6 +37,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
+import io.quarkus.deployment.execannotations.ExecutionModelAnnotationsAllowedBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.runtime.RuntimeValue;
@@ -63,6 +64,12 @@ class DelayedProcessor {
                         UnconsumedQueues.class)
                 .setUnremovable()
                 .build();
+    }
+
+    /** Like {@code @Scheduled} methods, {@code @Delayed} methods are entry points that choose their thread. */
+    @BuildStep
+    ExecutionModelAnnotationsAllowedBuildItem allowExecutionModelAnnotations() {
+        return new ExecutionModelAnnotationsAllowedBuildItem(method -> method.hasDeclaredAnnotation(DELAYED));
     }
 
     @BuildStep

@@ -45,6 +45,11 @@ final class PacerDotNames {
     static final DotName MULTI = DotName.createSimple(Multi.class);
     static final DotName VOID = DotName.createSimple(Void.class);
     static final DotName STRING = DotName.createSimple(String.class);
+    static final DotName BLOCKING = DotName.createSimple("io.smallrye.common.annotation.Blocking");
+    static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
+    static final DotName RUN_ON_VIRTUAL_THREAD = DotName.createSimple("io.smallrye.common.annotation.RunOnVirtualThread");
+    /** The last parameter of a Kotlin {@code suspend} function, as the JVM sees it. */
+    static final DotName KOTLIN_CONTINUATION = DotName.createSimple("kotlin.coroutines.Continuation");
     /** Quarkus Messaging's, optional: named, never loaded. */
     static final DotName CHANNEL = DotName.createSimple("org.eclipse.microprofile.reactive.messaging.Channel");
     static final DotName MUTINY_EMITTER = DotName.createSimple("io.smallrye.reactive.messaging.MutinyEmitter");

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+// @formatter:off
 /**
  * Schedules, cancels and inspects delayed messages, blocking the calling thread: for worker threads, REST endpoints
  * that are not reactive, and tests. Use {@link ReactiveDelayedQueue} on an event loop; calling this API there throws
@@ -26,7 +27,7 @@ import java.util.List;
  * <h2>Payloads, names and time</h2>
  * Payloads are serialized with the application's Jackson {@code ObjectMapper}; {@code String} is stored as UTF-8 and
  * {@code byte[]} as is. When the queue has a {@link Delayed} consumer in this application, the payload must fit its
- * parameter type. Queue names and ids are non-empty strings; a queue name holds no {@code {} or {@code }}. A
+ * parameter type. Queue names and ids are non-empty strings; a queue name holds no <code>&#123;</code> or <code>&#125;</code>. A
  * {@link Duration} is added to the Redis server clock, never the JVM clock, so instances with skewed clocks agree; due
  * times are kept with millisecond precision.
  *
@@ -40,6 +41,7 @@ import java.util.List;
  * @see ReactiveDelayedQueue
  * @see Delayed
  */
+// @formatter:on
 public interface DelayedQueue {
 
     /**

@@ -9,6 +9,7 @@ import java.lang.annotation.Target;
 import jakarta.enterprise.util.Nonbinding;
 import jakarta.inject.Qualifier;
 
+// @formatter:off
 /**
  * Names the queue of an injected {@link TypedDelayedQueue} or {@link ReactiveTypedDelayedQueue}, as Quarkus
  * Messaging's {@code @Channel} names the channel of an {@code Emitter}.
@@ -23,6 +24,7 @@ import jakarta.inject.Qualifier;
  * and its payload type must be the type argument of the injected queue; otherwise the build fails naming the
  * injection point.
  */
+// @formatter:on
 @Qualifier
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

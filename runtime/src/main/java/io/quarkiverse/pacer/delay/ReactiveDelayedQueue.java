@@ -6,22 +6,21 @@ import java.util.List;
 
 import io.smallrye.mutiny.Uni;
 
+// @formatter:off
 /**
  * Schedules, cancels and inspects delayed messages without blocking: the reactive twin of {@link DelayedQueue}, safe
  * to use on a Vert.x event loop. Every returned {@link Uni} is lazy: nothing is sent to Redis until subscription.
  *
- * <pre>
- * {@code
- * &#64;Inject
+ * <pre>{@code
+ * @Inject
  * ReactiveDelayedQueue queue;
  *
  * @POST
- * &#64;Path("/orders/{id}")
- * public Uni<String> place(long id) {
+ * @Path("/orders")
+ * public Uni<String> place(@RestQuery long id) {
  *     return queue.scheduleWithId("order-timeout", "order-" + id, new OrderRef(id), Duration.ofMinutes(30));
  * }
- * }
- * </pre>
+ * }</pre>
  *
  * <h2>Payloads, names and time</h2>
  * Payloads are serialized with the application's Jackson {@code ObjectMapper}; {@code String} is stored as UTF-8 and
@@ -38,6 +37,7 @@ import io.smallrye.mutiny.Uni;
  *
  * @see Delayed
  */
+// @formatter:on
 public interface ReactiveDelayedQueue {
 
     /**

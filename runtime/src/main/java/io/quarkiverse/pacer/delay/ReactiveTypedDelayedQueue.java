@@ -5,30 +5,30 @@ import java.time.Instant;
 
 import io.smallrye.mutiny.Uni;
 
+// @formatter:off
 /**
  * A non-blocking handle on one delay queue whose payloads are of type {@code T}: the typed form of
  * {@link ReactiveDelayedQueue}, safe on a Vert.x event loop. Inject it with {@link DelayedQueueName}; the build checks
  * that the queue's {@link Delayed} consumer takes a {@code T} (or a {@code DelayedMessage<T>}).
  *
- * <pre>
- * {@code
- * &#64;Inject
- * &#64;DelayedQueueName("order-timeout")
+ * <pre>{@code
+ * @Inject
+ * @DelayedQueueName("order-timeout")
  * ReactiveTypedDelayedQueue<OrderRef> timeouts;
  *
  * @POST
- * &#64;Path("/orders/{id}")
- * public Uni<String> place(long id) {
+ * @Path("/orders")
+ * public Uni<String> place(@RestQuery long id) {
  *     return timeouts.scheduleWithId("order-" + id, new OrderRef(id), Duration.ofMinutes(30));
  * }
- * }
- * </pre>
+ * }</pre>
  *
  * Every method behaves as the {@link ReactiveDelayedQueue} method of the same name on this queue: bad input throws
  * {@link IllegalArgumentException} at once, Redis failures fail the {@code Uni} with a {@link PacerRedisException}.
  *
  * @param <T> the payload type of the queue's consumer
  */
+// @formatter:on
 public interface ReactiveTypedDelayedQueue<T> {
 
     /**

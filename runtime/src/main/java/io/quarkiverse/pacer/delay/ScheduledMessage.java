@@ -21,17 +21,38 @@ import java.util.UUID;
  */
 public record ScheduledMessage(String id, Object payload, Instant dueAt) {
 
+    /**
+     * Checks the required components.
+     *
+     * @throws NullPointerException when {@code id} or {@code dueAt} is {@code null}
+     * @param id the message id
+     * @param payload the payload
+     * @param dueAt when the message is due
+     */
     public ScheduledMessage {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(dueAt, "dueAt");
     }
 
-    /** A message with the given id. */
+    /**
+     * A message with the given id.
+     *
+     * @param id the message id
+     * @param payload the payload
+     * @param dueAt when the message is due
+     * @return the message
+     */
     public static ScheduledMessage of(String id, Object payload, Instant dueAt) {
         return new ScheduledMessage(id, payload, dueAt);
     }
 
-    /** A message with a generated id (a random UUID). */
+    /**
+     * A message with a generated id (a random UUID).
+     *
+     * @param payload the payload
+     * @param dueAt when the message is due
+     * @return the message
+     */
     public static ScheduledMessage of(Object payload, Instant dueAt) {
         return new ScheduledMessage(UUID.randomUUID().toString(), payload, dueAt);
     }

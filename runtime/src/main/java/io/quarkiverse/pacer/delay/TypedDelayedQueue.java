@@ -3,22 +3,26 @@ package io.quarkiverse.pacer.delay;
 import java.time.Duration;
 import java.time.Instant;
 
+// @formatter:off
 /**
  * A handle on one delay queue whose payloads are of type {@code T}, blocking the calling thread: the typed form of
  * {@link DelayedQueue}. Inject it with {@link DelayedQueueName}; the build checks that the queue's {@link Delayed}
  * consumer takes a {@code T} (or a {@code DelayedMessage<T>}), so a producer and its consumer cannot drift apart.
  *
  * <pre>{@code
- * &#64;Inject
- * &#64;DelayedQueueName("order-timeout")
+ * @Inject
+ * @DelayedQueueName("order-timeout")
  * TypedDelayedQueue<OrderRef> timeouts;
  *
  * void placeOrder(long orderId) {
  *     timeouts.scheduleWithId("order-" + orderId, new OrderRef(orderId), Duration.ofMinutes(30));
  * }
  *
- * &#64;Delayed("order-timeout")
- * void expire(OrderRef order) { ... }
+ * // the consumer
+ * @Delayed("order-timeout")
+ * void expire(OrderRef order) {
+ *     orders.expireIfUnpaid(order.id());
+ * }
  * }</pre>
  *
  * Every method behaves as the {@link DelayedQueue} method of the same name on this queue, with the same exceptions: it
@@ -28,6 +32,7 @@ import java.time.Instant;
  *
  * @param <T> the payload type of the queue's consumer
  */
+// @formatter:on
 public interface TypedDelayedQueue<T> {
 
     /**

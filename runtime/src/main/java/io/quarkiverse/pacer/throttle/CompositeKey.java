@@ -4,23 +4,29 @@ import java.util.Arrays;
 
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyBuilder;
 
+// @formatter:off
 /**
  * A throttling key built from several values, exactly as the {@link ThrottleKey} parameters of a {@link Throttled}
  * method build it, so that {@link Throttler} calls can address the same key: to reset or inspect the limit of one
  * caller of a method keyed by two parameters, for example.
  *
  * <pre>{@code
- * &#64;Throttled(name = "search", limit = 100, window = "1m")
- * public List<Hit> search(@ThrottleKey String tenant, @ThrottleKey String region, String query) { ... }
+ * @Throttled(name = "search", limit = 100, window = "1m")
+ * public List<Hit> search(@ThrottleKey String tenant, @ThrottleKey String region, String query) {
+ *     return index.search(tenant, region, query);
+ * }
  *
  * // elsewhere: give tenant "acme" in region "eu" a fresh start
- * throttler.reset("search", CompositeKey.of("acme", "eu"));
+ * void freshStart() {
+ *     throttler.reset("search", CompositeKey.of("acme", "eu"));
+ * }
  * }</pre>
  *
  * Each part counts by its {@code toString()}, in order; {@code null} is a value of its own, distinct from the string
  * {@code "null"}. A key of one part equals the plain value: {@code CompositeKey.of("acme")} and {@code "acme"} address
  * the same key.
  */
+// @formatter:on
 public final class CompositeKey {
 
     private static final CompositeKey GLOBAL = new CompositeKey(ThrottleKeyBuilder.GLOBAL);

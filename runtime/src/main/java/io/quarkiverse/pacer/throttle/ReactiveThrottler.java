@@ -4,6 +4,7 @@ import java.util.function.Function;
 
 import io.smallrye.mutiny.Uni;
 
+// @formatter:off
 /**
  * Programmatic, non-blocking access to Pacer's rate limits: the reactive twin of {@link Throttler}, safe on Vert.x
  * event-loop threads. The returned {@link Uni}s are lazy: nothing is sent to Redis until subscription. Keys are as
@@ -24,6 +25,7 @@ import io.smallrye.mutiny.Uni;
  * Redis is unavailable for a {@code reset} or an override (decisions follow
  * {@code quarkus.pacer.throttle.on-redis-failure} instead).
  */
+// @formatter:on
 public interface ReactiveThrottler {
 
     /**

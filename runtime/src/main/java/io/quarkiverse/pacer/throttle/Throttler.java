@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.throttle;
 
 import java.util.Map;
 
+// @formatter:off
 /**
  * Programmatic, blocking access to Pacer's rate limits, for code paths where an annotation does not fit. Inject it
  * like any bean; calls block the current thread (never call it on an event-loop thread: use
@@ -11,12 +12,12 @@ import java.util.Map;
  * {@code quarkus.pacer.throttle."<policy>".limit} and {@code .window}.
  *
  * <pre>{@code
- * &#64;Inject
+ * @Inject
  * Throttler throttler;
  *
  * void export(String tenant) {
  *     throttler.check("exports", tenant); // throws ThrottledException (429 with Quarkus REST) when over the limit
- *     ...
+ *     exporter.run(tenant);
  * }
  * }</pre>
  *
@@ -31,6 +32,7 @@ import java.util.Map;
  * follow {@code quarkus.pacer.throttle.on-redis-failure}: an allowing or rejecting decision, never a hang. The other
  * calls fail with {@code io.quarkiverse.pacer.delay.PacerRedisException} (shared by all of Pacer's APIs).
  */
+// @formatter:on
 public interface Throttler {
 
     /**

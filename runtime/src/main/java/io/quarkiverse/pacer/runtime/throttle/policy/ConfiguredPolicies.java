@@ -47,7 +47,17 @@ final class ConfiguredPolicies {
         }
         for (String name : new TreeSet<>(throttle.policies().keySet())) {
             if (name.equals(ThrottleRuntimeConfig.LOCAL_REJECTIONS) || name.equals(ThrottleRuntimeConfig.LIMITS)) {
-                // quarkus.pacer.throttle.local-rejections.* and .limits.* are setting groups, not policies.
+                // quarkus.pacer.throttle.local-rejections.* and .limits.* are setting groups, not policies: only a
+                // policy's own settings under that name are a mistake.
+                PolicyConfig group = throttle.policies().get(name);
+                String set = group.limit().isPresent() ? "limit"
+                        : group.window().isPresent() ? "window"
+                                : group.burst().isPresent() ? "burst"
+                                        : group.algorithm().isPresent() ? "algorithm"
+                                                : group.shadow().isPresent() ? "shadow" : null;
+                if (set != null) {
+                    problems.add(property(name, set) + ": " + ThrottleRules.reservedNameProblem(name));
+                }
                 continue;
             }
             if (!resolved.containsKey(name) && definitions.policies().stream().noneMatch(d -> d.getName().equals(name))) {
@@ -116,7 +126,7 @@ final class ConfiguredPolicies {
             }
             algorithm = override.algorithm().orElse(algorithm);
             if (override.burst().isPresent()) {
-                burst = override.burst().get();
+                burst = override.burst().getAsInt();
                 if (burst <= 0) {
                     problems.add(property(name, "burst") + " must be positive, was " + burst);
                 }
@@ -124,9 +134,9 @@ final class ConfiguredPolicies {
             shadow = override.shadow().orElse(shadow);
             enabled = override.enabled();
             if (override.window().isPresent()) {
-                windowText = override.window().get();
+                windowText = ThrottleDurations.text(override.window().get());
                 try {
-                    windowMicros = ThrottleDurations.parseWindowMicros(windowText);
+                    windowMicros = ThrottleDurations.windowMicros(override.window().get(), windowText);
                 } catch (IllegalArgumentException e) {
                     problems.add(property(name, "window") + ": " + e.getMessage());
                 }
