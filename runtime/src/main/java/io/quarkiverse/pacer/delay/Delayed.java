@@ -65,7 +65,8 @@ public @interface Delayed {
 
     /**
      * The queue name, for example {@code "order-timeout"}: the name producers pass to {@link DelayedQueue} and
-     * {@link DelayedQueueName}. Non-empty, without <code>&#123;</code> or <code>&#125;</code>; {@code consumer} and {@code after-commit} are
+     * {@link DelayedQueueName}. Non-empty, without <code>&#123;</code> or <code>&#125;</code>; {@code consumer} and
+     * {@code after-commit} are
      * reserved.
      *
      * @return the queue name

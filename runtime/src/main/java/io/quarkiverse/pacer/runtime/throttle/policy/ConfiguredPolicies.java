@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
@@ -36,6 +38,7 @@ final class ConfiguredPolicies {
             problems.add("quarkus.pacer.key-prefix must not contain '{' or '}' (Pacer places the Redis Cluster hash"
                     + " tag itself), was \"" + keyPrefix + "\"");
         }
+        reservedPolicySettings(problems);
         Map<String, String> groups = ThrottleKeyLayout.globalGroups(globalStacks(definitions));
         Map<String, ThrottlePolicy> resolved = new HashMap<>();
         for (PolicyDefinition definition : definitions.policies()) {
@@ -47,17 +50,7 @@ final class ConfiguredPolicies {
         }
         for (String name : new TreeSet<>(throttle.policies().keySet())) {
             if (name.equals(ThrottleRuntimeConfig.LOCAL_REJECTIONS) || name.equals(ThrottleRuntimeConfig.LIMITS)) {
-                // quarkus.pacer.throttle.local-rejections.* and .limits.* are setting groups, not policies: only a
-                // policy's own settings under that name are a mistake.
-                PolicyConfig group = throttle.policies().get(name);
-                String set = group.limit().isPresent() ? "limit"
-                        : group.window().isPresent() ? "window"
-                                : group.burst().isPresent() ? "burst"
-                                        : group.algorithm().isPresent() ? "algorithm"
-                                                : group.shadow().isPresent() ? "shadow" : null;
-                if (set != null) {
-                    problems.add(property(name, set) + ": " + ThrottleRules.reservedNameProblem(name));
-                }
+                // quarkus.pacer.throttle.local-rejections.* and .limits.* are setting groups, not policies.
                 continue;
             }
             if (!resolved.containsKey(name) && definitions.policies().stream().noneMatch(d -> d.getName().equals(name))) {
@@ -156,6 +149,22 @@ final class ConfiguredPolicies {
         }
         return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix, groupLeader,
                 definition.getLimitsResolver());
+    }
+
+    /**
+     * A policy's settings under a reserved name ({@code quarkus.pacer.throttle."limits".limit}): the configuration
+     * maps them to the setting group of that name, where they would be ignored without a word.
+     */
+    private static void reservedPolicySettings(List<String> problems) {
+        Config config = ConfigProvider.getConfig();
+        for (String name : List.of(ThrottleRuntimeConfig.LIMITS, ThrottleRuntimeConfig.LOCAL_REJECTIONS)) {
+            for (String setting : List.of("limit", "window", "burst", "algorithm", "shadow", "reentrant")) {
+                if (config.getConfigValue("quarkus.pacer.throttle." + name + "." + setting).getValue() != null
+                        || config.getConfigValue(property(name, setting)).getValue() != null) {
+                    problems.add(property(name, setting) + ": " + ThrottleRules.reservedNameProblem(name));
+                }
+            }
+        }
     }
 
     static String property(String policy, String setting) {
