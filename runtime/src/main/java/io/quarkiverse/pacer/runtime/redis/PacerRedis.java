@@ -8,6 +8,8 @@ import java.util.function.Consumer;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
