@@ -64,9 +64,8 @@ public class PacerTestClock {
         }
     };
 
-    /** Created by CDI; inject the bean instead. */
     @Inject
-    public PacerTestClock(PacerRedis redis, ThrottleResets resets, DelayedConsumers consumers) {
+    PacerTestClock(PacerRedis redis, ThrottleResets resets, DelayedConsumers consumers) {
         this.redis = redis;
         this.resets = resets;
         this.consumers = consumers;
@@ -92,15 +91,20 @@ public class PacerTestClock {
         consumers.pollNow();
     }
 
-    /** How far this clock is ahead of Redis time: {@link Duration#ZERO} unless {@link #advance(Duration)} moved it. */
+    /**
+     * How far this clock is ahead of Redis time.
+     *
+     * @return the offset: {@link Duration#ZERO} unless {@link #advance(Duration)} moved the clock
+     */
     public Duration offset() {
         long micros = offsetMicros.get();
         return Duration.ofSeconds(micros / 1_000_000, (micros % 1_000_000) * 1_000);
     }
 
     /**
-     * Pacer's time now: Redis time plus the {@link #offset()}, as every Pacer script reads it (due times of waiting
-     * messages are in this time).
+     * Pacer's time now, as every Pacer script reads it (due times of waiting messages are in this time).
+     *
+     * @return Redis time plus the {@link #offset()}
      */
     public Instant now() {
         long micros = redis.eval(KitScripts.SERVER_TIME, List.of(), List.of()).await().atMost(KitScripts.TIMEOUT)

@@ -61,9 +61,8 @@ public class PacerTestQueues {
     private final String keyPrefix;
     private final KeyScan scan;
 
-    /** Created by CDI; inject the bean instead. */
     @Inject
-    public PacerTestQueues(PacerRedis redis, RedisDelayedQueue queue, DelayedConsumers consumers, PacerConfig config) {
+    PacerTestQueues(PacerRedis redis, RedisDelayedQueue queue, DelayedConsumers consumers, PacerConfig config) {
         this.redis = redis;
         this.queue = queue;
         this.consumers = consumers;

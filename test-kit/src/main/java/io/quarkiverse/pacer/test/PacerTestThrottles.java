@@ -38,9 +38,8 @@ public class PacerTestThrottles {
     private final KeyScan scan;
     private final ThrottleResets resets;
 
-    /** Created by CDI; inject the bean instead. */
     @Inject
-    public PacerTestThrottles(PacerRedis redis, PacerConfig config, ThrottleResets resets) {
+    PacerTestThrottles(PacerRedis redis, PacerConfig config, ThrottleResets resets) {
         this.keyPrefix = config.keyPrefix();
         this.scan = new KeyScan(redis);
         this.resets = resets;
