@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class ClusterTestClockTest {
         }
     }
 
-    @ApplicationScoped
+    @Singleton // no client proxy: the test reads the field of the bean itself
     public static class Timeouts {
         final Set<String> expired = ConcurrentHashMap.newKeySet();
 
