@@ -95,6 +95,14 @@ public class DelayedConsumers {
         return Collections.unmodifiableSet(consumers.keySet());
     }
 
+    /**
+     * Makes every consumer of this instance claim now, as the safety poll does: for callers that made messages due
+     * without a wake-up (the test kit, after moving its clock).
+     */
+    public void pollNow() {
+        consumers.values().forEach(QueueConsumer::poll);
+    }
+
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
         // Validated by PacerConfigValidation before any Pacer startup observer runs.
