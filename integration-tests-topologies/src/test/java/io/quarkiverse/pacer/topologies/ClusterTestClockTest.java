@@ -101,7 +101,7 @@ class ClusterTestClockTest {
     @Test
     void shardedQueueDeliversWhenTheClockMoves() {
         for (int i = 0; i < 30; i++) {
-            queue.schedule("cluster-timeout", "order-" + i, "x", Duration.ofMinutes(30));
+            queue.scheduleWithId("cluster-timeout", "order-" + i, "x", Duration.ofMinutes(30));
         }
         assertThat(queues.waiting("cluster-timeout")).hasSize(30);
         queues.awaitIdle();

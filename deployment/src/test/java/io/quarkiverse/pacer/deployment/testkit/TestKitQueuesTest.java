@@ -90,9 +90,9 @@ class TestKitQueuesTest {
 
     @Test
     void deliverAllNowReturnsOnceTheConsumersHandledEverything() {
-        queue.schedule("reminders", "r-1", new Reminder("ann", 1), Instant.now().plus(Duration.ofHours(1)));
-        queue.schedule("reminders", "r-2", new Reminder("bob", 2), Instant.now().plus(Duration.ofDays(1)));
-        queue.schedule("reminders", "r-3", new Reminder("cid", 3), Instant.now().plus(Duration.ofDays(365)));
+        queue.scheduleWithId("reminders", "r-1", new Reminder("ann", 1), Instant.now().plus(Duration.ofHours(1)));
+        queue.scheduleWithId("reminders", "r-2", new Reminder("bob", 2), Instant.now().plus(Duration.ofDays(1)));
+        queue.scheduleWithId("reminders", "r-3", new Reminder("cid", 3), Instant.now().plus(Duration.ofDays(365)));
 
         assertThat(queues.deliverAllNow("reminders")).isEqualTo(3);
 
@@ -104,11 +104,11 @@ class TestKitQueuesTest {
 
     @Test
     void purgeDeletesWaitingMessagesAndDeadLetters() {
-        queue.schedule("reminders", "dead", new Reminder("nobody", 0), Duration.ZERO);
+        queue.scheduleWithId("reminders", "dead", new Reminder("nobody", 0), Duration.ZERO);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.deadLetterCount("reminders") == 1);
-        queue.schedule("reminders", "r-1", new Reminder("ann", 1), Duration.ofHours(1));
-        queue.schedule("reminders", "r-2", new Reminder("bob", 2), Duration.ofHours(1));
-        queue.schedule("other", "o-1", "x", Duration.ofHours(1));
+        queue.scheduleWithId("reminders", "r-1", new Reminder("ann", 1), Duration.ofHours(1));
+        queue.scheduleWithId("reminders", "r-2", new Reminder("bob", 2), Duration.ofHours(1));
+        queue.scheduleWithId("other", "o-1", "x", Duration.ofHours(1));
 
         assertThat(queues.purge("reminders")).isEqualTo(3);
 
@@ -123,7 +123,7 @@ class TestKitQueuesTest {
 
     @Test
     void awaitIdleNamesTheQueueNobodyConsumes() {
-        queue.schedule("other", "o-1", "x", Duration.ZERO);
+        queue.scheduleWithId("other", "o-1", "x", Duration.ZERO);
         assertThatThrownBy(() -> queues.deliverAllNow("other", Duration.ofSeconds(1)))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("not idle after PT1S")
