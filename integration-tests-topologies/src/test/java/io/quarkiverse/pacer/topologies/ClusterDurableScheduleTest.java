@@ -71,7 +71,7 @@ class ClusterDurableScheduleTest {
             int owner = cluster.ownerOf(cluster.slotOf("{durable#" + Math.floorMod(id.hashCode(), SHARDS) + "}"));
             List<Long> waitsBefore = masters.stream().map(port -> waits(port)).toList();
 
-            assertThatThrownBy(() -> queue.schedule("durable", id, id, Duration.ZERO))
+            assertThatThrownBy(() -> queue.scheduleWithId("durable", id, id, Duration.ZERO))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("message " + id + " of queue durable stored by the primary but not confirmed"
                             + " by a replica within PT1S")

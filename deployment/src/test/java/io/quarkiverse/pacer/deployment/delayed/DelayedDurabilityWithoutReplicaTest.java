@@ -41,7 +41,7 @@ class DelayedDurabilityWithoutReplicaTest {
     @Test
     void scheduleFailsWhenNoReplicaAcknowledges() {
         long start = System.nanoTime();
-        assertThatThrownBy(() -> queue.schedule("durable", "m-1", "payload", Duration.ofMinutes(5)))
+        assertThatThrownBy(() -> queue.scheduleWithId("durable", "m-1", "payload", Duration.ofMinutes(5)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("quarkus.pacer.delayed.durability=replicas: message m-1 of queue durable stored by the"
                         + " primary but not confirmed by a replica within PT0.2S"
