@@ -3,7 +3,6 @@ package io.quarkiverse.pacer.it;
 import static io.restassured.RestAssured.given;
 import static io.restassured.RestAssured.when;
 import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
@@ -28,8 +27,7 @@ class DelayedQueueGaugesTest {
         given().queryParam("delayMs", Duration.ofHours(2).toMillis()).put("/queues/order-timeuot/orders/9002")
                 .then().statusCode(200).body("id", equalTo("order-9002"));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> when().get("/q/metrics").then().statusCode(200)
-                .body(containsString("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 2.0")));
+        awaitMetric("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 2.0");
         when().get("/q/metrics").then()
                 .body(matchesPattern("(?s).*pacer_delayed_depth\\{queue=\"order-timeout\",state=\"scheduled\"} \\d+\\.0.*"))
                 .body(matchesPattern("(?s).*pacer_delayed_depth\\{queue=\"order-timeout\",state=\"due\"} \\d+\\.0.*"))
@@ -40,7 +38,13 @@ class DelayedQueueGaugesTest {
         when().delete("/queues/order-timeuot/orders/9001").then().statusCode(204);
         when().delete("/queues/order-timeuot/orders/9002").then().statusCode(204);
         when().delete("/queues/order-timeuot/orders/9002").then().statusCode(404);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> when().get("/q/metrics").then()
-                .body(containsString("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 0.0")));
+        awaitMetric("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 0.0");
+    }
+
+    /** Polls the metrics (without logging each page that does not have it yet) until they contain {@code line}. */
+    private static void awaitMetric(String line) {
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> when().get("/q/metrics").then().statusCode(200).extract().asString(),
+                        metrics -> metrics.contains(line));
     }
 }

@@ -58,19 +58,20 @@ import jakarta.interceptor.InterceptorBinding;
 public @interface Throttled {
 
     /**
-     * The priority of Pacer's {@code @Throttled} interceptor: {@code Interceptor.Priority.PLATFORM_BEFORE + 100}. Lower
-     * priorities run first (outside), so on one method:
+     * The priority of Pacer's {@code @Throttled} interceptor: {@code Interceptor.Priority.PLATFORM_BEFORE + 175}.
+     * Interceptors with a lower priority run first (around it), so on one method:
      * <ul>
-     * <li>security checks ({@code @RolesAllowed}, {@code @Authenticated}, ...) run before it: a denied call takes no
-     * permit;</li>
-     * <li>{@code @CacheResult} runs before it: a cached result takes no permit;</li>
+     * <li>{@code @CacheResult} (priority 2) runs before it: a cached result takes no permit;</li>
+     * <li>security checks ({@code @RolesAllowed}, {@code @Authenticated}, {@code @PermissionsAllowed}, priority 150)
+     * run before it: a denied call takes no permit;</li>
+     * <li>{@code @Transactional} (priority 200) runs after it: a rejected call never starts a transaction;</li>
      * <li>Fault Tolerance ({@code @Retry}, {@code @Timeout}, {@code @Fallback}, ...) runs after it, inside the permit: a
      * call takes one permit however often {@code @Retry} repeats the method, and a rejection
      * ({@link ThrottledException}) is never retried by the method's own {@code @Retry} (to retry rejections, put
      * {@code @Retry(retryOn = ThrottledException.class)} on a caller).</li>
      * </ul>
      */
-    int INTERCEPTOR_PRIORITY = Interceptor.Priority.PLATFORM_BEFORE + 100;
+    int INTERCEPTOR_PRIORITY = Interceptor.Priority.PLATFORM_BEFORE + 175;
 
     /**
      * The policy name, used in Redis keys, configuration and metrics. Methods sharing a name share one limit (their
