@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -44,14 +45,16 @@ final class ClusterRouter {
     /**
      * @param seeds the configured nodes, {@code host:port}
      * @param nodeFactory opens the connections to one node
+     * @param topologyExecutor the thread the slot map is read and applied on, never one serving a master's calls
      * @param refreshBudget the time budget of a node's answer with the slot map
      * @param refreshInterval how often the slot map is read again, failures or not
      */
     ClusterRouter(Vertx vertx, List<String> seeds, Function<String, NodeConnections> nodeFactory,
-            Duration refreshBudget, Duration refreshInterval) {
+            Executor topologyExecutor, Duration refreshBudget, Duration refreshInterval) {
         this.vertx = vertx;
         this.nodeFactory = nodeFactory;
-        this.topology = new ClusterTopology(seeds, this::node, refreshBudget.toNanos(), this::closeNodesGone);
+        this.topology = new ClusterTopology(seeds, this::node, refreshBudget.toNanos(), this::closeNodesGone,
+                topologyExecutor);
         this.periodicRefresh = vertx.setPeriodic(refreshInterval.toMillis(), ignored -> topology.refresh());
     }
 
