@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.quarkiverse.pacer.runtime.devui.PacerDelayQueuesJsonRpcService;
-import io.quarkiverse.pacer.runtime.devui.PacerThrottlingJsonRpcService;
+import io.quarkiverse.pacer.runtime.dev.ui.PacerDelayQueuesJsonRpcService;
+import io.quarkiverse.pacer.runtime.dev.ui.PacerThrottlingJsonRpcService;
 import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleRules;
-import io.quarkus.deployment.IsDevelopment;
+import io.quarkus.deployment.IsLocalDevelopment;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
@@ -28,7 +28,7 @@ class PacerDevUiProcessor {
     static final String POLICIES = "policies";
     static final String QUEUES = "queues";
 
-    @BuildStep(onlyIf = IsDevelopment.class)
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
     CardPageBuildItem pacerCard(ThrottledMethodsBuildItem throttled, DelayedMethodsBuildItem delayed) {
         CardPageBuildItem card = new CardPageBuildItem();
         card.addBuildTimeData(POLICIES, policies(throttled), "The @Throttled policies of the application");
@@ -47,7 +47,7 @@ class PacerDevUiProcessor {
     }
 
     /** One service a page; both answer under the extension's namespace, so the pages call them by method name. */
-    @BuildStep(onlyIf = IsDevelopment.class)
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
     void registerJsonRpcServices(BuildProducer<JsonRPCProvidersBuildItem> services) {
         services.produce(new JsonRPCProvidersBuildItem(PacerThrottlingJsonRpcService.class));
         services.produce(new JsonRPCProvidersBuildItem(PacerDelayQueuesJsonRpcService.class));

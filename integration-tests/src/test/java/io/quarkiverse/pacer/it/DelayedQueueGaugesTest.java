@@ -1,17 +1,16 @@
 package io.quarkiverse.pacer.it;
 
+import static io.restassured.RestAssured.given;
 import static io.restassured.RestAssured.when;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import java.time.Duration;
 
-import jakarta.inject.Inject;
-
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -22,13 +21,12 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class DelayedQueueGaugesTest {
 
-    @Inject
-    DelayedQueue queue;
-
     @Test
     void depthPerStateAndUnconsumedQueues() {
-        queue.schedule("order-timeuot", "order-9001", new OrderRef(9001), Duration.ofHours(1));
-        queue.schedule("order-timeuot", "order-9002", new OrderRef(9002), Duration.ofHours(2));
+        given().queryParam("delayMs", Duration.ofHours(1).toMillis()).put("/queues/order-timeuot/orders/9001")
+                .then().statusCode(200).body("id", equalTo("order-9001"));
+        given().queryParam("delayMs", Duration.ofHours(2).toMillis()).put("/queues/order-timeuot/orders/9002")
+                .then().statusCode(200).body("id", equalTo("order-9002"));
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> when().get("/q/metrics").then().statusCode(200)
                 .body(containsString("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 2.0")));
@@ -39,8 +37,9 @@ class DelayedQueueGaugesTest {
                 .body(matchesPattern("(?s).*pacer_delayed_depth\\{queue=\"order-timeout\",state=\"dead\"} \\d+\\.0.*"))
                 .body(matchesPattern("(?s).*pacer_delayed_oldest_overdue_seconds\\{queue=\"order-timeout\"} [0-9.E-]+.*"));
 
-        queue.cancel("order-timeuot", "order-9001");
-        queue.cancel("order-timeuot", "order-9002");
+        when().delete("/queues/order-timeuot/orders/9001").then().statusCode(204);
+        when().delete("/queues/order-timeuot/orders/9002").then().statusCode(204);
+        when().delete("/queues/order-timeuot/orders/9002").then().statusCode(404);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> when().get("/q/metrics").then()
                 .body(containsString("pacer_delayed_unconsumed{queue=\"order-timeuot\"} 0.0")));
     }

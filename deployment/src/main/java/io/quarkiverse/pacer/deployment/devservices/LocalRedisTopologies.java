@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import io.quarkiverse.pacer.deployment.PacerProcessor;
-import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig.Topology;
+import io.quarkiverse.pacer.deployment.devservices.PacerDevServicesConfig.Topology;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 

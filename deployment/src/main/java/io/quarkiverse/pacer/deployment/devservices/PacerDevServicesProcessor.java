@@ -6,16 +6,16 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.deployment.PacerProcessor;
+import io.quarkiverse.pacer.deployment.devservices.PacerDevServicesConfig.Topology;
+import io.quarkiverse.pacer.devservices.common.EmbeddedRedisBinary;
 import io.quarkiverse.pacer.devservices.common.LocalRedisServerChoice;
 import io.quarkiverse.pacer.devservices.common.RedisServerExecutable;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
-import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig.Topology;
 import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
-import io.quarkus.deployment.builditem.DevServicesSharedNetworkBuildItem;
 import io.quarkus.deployment.builditem.DockerStatusBuildItem;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
 import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
@@ -25,9 +25,9 @@ import io.quarkus.runtime.configuration.ConfigUtils;
 
 /**
  * Redis for dev and test mode without configuration, in this order: the configured {@code hosts}; the Redis client's
- * own Dev Services when a container runtime works; a {@code redis-server} on the {@code PATH}; the
- * {@code redis-server} embedded in {@code com.github.codemonstur:embedded-redis}, a dependency of this deployment
- * module only. {@code quarkus.pacer.devservices.redis-server} forces a choice.
+ * own Dev Services when a container runtime works; a {@code redis-server} on the {@code PATH}; the embedded
+ * {@code redis-server} when the application opted in with {@code quarkus-pacer-embedded-redis}; else the build fails
+ * saying what to install or configure. {@code quarkus.pacer.devservices.redis-server} forces a choice.
  */
 @BuildSteps(onlyIf = { IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class })
 class PacerDevServicesProcessor {
@@ -40,21 +40,15 @@ class PacerDevServicesProcessor {
     record LocalRedisServiceConfig(String clientName, String redisServer) {
     }
 
-    /**
-     * @param beforeRedisClientDevServices never produced: declaring it orders this step before the Redis client's Dev
-     *        Services (which consume the list), so the log filter is in place before they probe for Docker
-     */
     @BuildStep
-    void startLocalRedisServer(PacerBuildTimeConfig pacerConfig,
+    void startLocalRedisServer(PacerBuildTimeConfig pacerConfig, PacerDevServicesConfig devServicesConfig,
             RedisBuildTimeConfig redisConfig,
             DockerStatusBuildItem dockerStatus,
-            BuildProducer<DevServicesResultBuildItem> devServices,
-            BuildProducer<DevServicesSharedNetworkBuildItem> beforeRedisClientDevServices) {
-        ContainerProbeNoiseFilter.speak();
+            BuildProducer<DevServicesResultBuildItem> devServices) {
         String clientName = pacerConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
         String hostsProperty = RedisConfig.getPropertyName(clientName, RedisConfig.HOSTS);
 
-        if (!pacerConfig.devservices().enabled()) {
+        if (!devServicesConfig.enabled()) {
             LOG.debug("Pacer Dev Services are disabled by quarkus.pacer.devservices.enabled=false");
             return;
         }
@@ -64,8 +58,8 @@ class PacerDevServicesProcessor {
             return;
         }
 
-        String setting = pacerConfig.devservices().redisServer();
-        Topology topology = pacerConfig.devservices().topology();
+        String setting = devServicesConfig.redisServer();
+        Topology topology = devServicesConfig.topology();
         boolean containerRuntimeTraces = ContainerRuntimeTraces.found();
         String reason = hostsProperty + " is not set";
         if (topology != Topology.STANDALONE) {
@@ -99,23 +93,22 @@ class PacerDevServicesProcessor {
             throw new IllegalStateException(String.format(
                     "Pacer needs a Redis server in dev and test mode, but none is available for Redis client %s: %s, "
                             + "and %s. Do one of: install redis-server (e.g. 'apt-get install redis-server' or "
-                            + "'brew install redis'); set quarkus.pacer.devservices.redis-server to the path of a "
+                            + "'brew install redis'); add the dependency %s with scope provided (a prebuilt Redis 6.2 "
+                            + "for dev and test mode); set quarkus.pacer.devservices.redis-server to the path of a "
                             + "redis-server; set %s to a Redis you run; or start Docker or Podman.",
-                    clientName, reason, e.getMessage(), hostsProperty), e);
+                    clientName, reason, e.getMessage(), EmbeddedRedisBinary.OPT_IN_ARTIFACT, hostsProperty), e);
         }
         if (server.olderThan(6, 2)) {
-            LOG.warnf("Pacer supports Redis 6.2 and later, but %s is %s: install a newer redis-server or set "
-                    + "quarkus.pacer.devservices.redis-server=embedded", server.path(), server.version());
+            LOG.warnf("Pacer supports Redis 6.2 and later, but %s is %s: install a newer redis-server, or add "
+                    + "the dependency %s and set quarkus.pacer.devservices.redis-server=embedded", server.path(),
+                    server.version(), EmbeddedRedisBinary.OPT_IN_ARTIFACT);
         }
         if (LocalRedisServerChoice.isAuto(setting) && LocalRedisServerChoice.isEmbedded(server)) {
             reason += " and no redis-server is on the PATH";
         }
-        if (!containerRuntimeTraces) {
-            ContainerProbeNoiseFilter.quiet(clientName);
-        }
 
         if (topology != Topology.STANDALONE) {
-            int clusterReplicas = pacerConfig.devservices().clusterReplicas();
+            int clusterReplicas = devServicesConfig.clusterReplicas();
             if (clusterReplicas < 0 || clusterReplicas > MAX_CLUSTER_REPLICAS) {
                 throw new IllegalStateException("quarkus.pacer.devservices.cluster-replicas must be between 0 and "
                         + MAX_CLUSTER_REPLICAS + ", was " + clusterReplicas);

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
-import io.quarkiverse.pacer.runtime.devui.PacerDelayQueuesJsonRpcService;
-import io.quarkiverse.pacer.runtime.devui.PacerThrottlingJsonRpcService;
+import io.quarkiverse.pacer.runtime.dev.ui.PacerDelayQueuesJsonRpcService;
+import io.quarkiverse.pacer.runtime.dev.ui.PacerThrottlingJsonRpcService;
 import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;

@@ -12,13 +12,15 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The {@code redis-server} binaries shipped in the Maven artifact {@code com.github.codemonstur:embedded-redis}, a
- * dependency of Pacer's deployment module only (never of the application). The binary for this OS and CPU is copied
- * once into a cache directory, made executable and reused by every later build.
+ * The {@code redis-server} binaries shipped in the Maven artifact {@code com.github.codemonstur:embedded-redis}, on the
+ * classpath only where an application (or this repository's tests) opted in with {@link #OPT_IN_ARTIFACT}. The binary
+ * for this OS and CPU is copied once into a cache directory, made executable and reused by every later build.
  */
-final class EmbeddedRedisBinary {
+public final class EmbeddedRedisBinary {
 
     static final String ARTIFACT = "com.github.codemonstur:embedded-redis";
+    /** The opt-in dependency that brings {@link #ARTIFACT}, and nothing else, onto the classpath. */
+    public static final String OPT_IN_ARTIFACT = "io.quarkiverse.pacer:quarkus-pacer-embedded-redis";
     private static final String POM_PROPERTIES = "META-INF/maven/com.github.codemonstur/embedded-redis/pom.properties";
 
     private EmbeddedRedisBinary() {
@@ -85,7 +87,7 @@ final class EmbeddedRedisBinary {
      */
     static Path extract() {
         String version = artifactVersion().orElseThrow(() -> new IllegalStateException(
-                ARTIFACT + " is not on the build classpath"));
+                "the application has no " + OPT_IN_ARTIFACT + " dependency (scope provided or test)"));
         return extractInto(cacheDirectory(version));
     }
 

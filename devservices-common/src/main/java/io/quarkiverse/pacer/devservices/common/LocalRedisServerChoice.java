@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * Chooses the {@code redis-server} executable Pacer's Dev Services start, from
- * {@code quarkus.pacer.devservices.redis-server}: {@code auto} (the one on the {@code PATH}, else the embedded one),
- * {@code path}, {@code embedded}, or an explicit executable.
+ * {@code quarkus.pacer.devservices.redis-server}: {@code auto} (the one on the {@code PATH}, else the embedded one when
+ * the application depends on {@link EmbeddedRedisBinary#OPT_IN_ARTIFACT}), {@code path}, {@code embedded}, or an
+ * explicit executable.
  */
 public final class LocalRedisServerChoice {
 
@@ -73,7 +74,7 @@ public final class LocalRedisServerChoice {
             try {
                 binary = EmbeddedRedisBinary.extract();
             } catch (IllegalStateException e) {
-                failures.add("the embedded redis-server is not usable: " + e.getMessage());
+                failures.add("no embedded redis-server: " + e.getMessage());
                 return Optional.empty();
             }
             List<String> checkFailures = new ArrayList<>();

@@ -1,15 +1,12 @@
 package io.quarkiverse.pacer.runtime.redis;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Optional;
-import java.util.Set;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.redis.PacerRedisOptions.ClientBuild;
 import io.quarkus.arc.Arc;
 import io.quarkus.proxy.ProxyConfigurationRegistry;
 import io.quarkus.redis.runtime.client.VertxRedisClientFactory;
@@ -19,7 +16,6 @@ import io.quarkus.tls.TlsConfigurationRegistry;
 import io.smallrye.config.SmallRyeConfig;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisClientType;
 
 /**
  * Builds Pacer's own Vert.x Redis clients from the configuration of the Quarkus Redis client it serves (hosts, client
@@ -32,6 +28,13 @@ import io.vertx.redis.client.RedisClientType;
  * On Redis Cluster Pacer routes by slot itself: it builds one standalone client per master, from the same
  * configuration with that master as the only host (the seeds' scheme, user, password and query are kept), so one
  * unreachable master never stops the connections to the others.
+ * <p>
+ * Risk: {@link VertxRedisClientFactory} is an internal class of {@code quarkus-redis-client} (package
+ * {@code io.quarkus.redis.runtime.client}), not a supported API, and may change in any Quarkus release. It is the only
+ * way to build a client from a {@code quarkus.redis.*} configuration exactly as Quarkus does (TLS registry, proxy, hosts
+ * providers, customizers), so this class is the only one in Pacer that calls it, and
+ * {@code VertxRedisClientFactoryContractTest} fails when its signature or its call to the customizers changes. If it
+ * breaks, Pacer falls back to the application's client and logs a warning saying why.
  */
 final class PacerRedisClientFactory {
 
@@ -52,8 +55,8 @@ final class PacerRedisClientFactory {
             }
             return client;
         } catch (RuntimeException | LinkageError e) {
-            LOG.debugf(e, "Pacer cannot read the configuration of Redis client %s: it shares the application's client",
-                    name);
+            LOG.warnf("Pacer cannot read the configuration of Redis client %s, so it shares the application's client: %s",
+                    name, e);
             return null;
         }
     }
@@ -65,7 +68,9 @@ final class PacerRedisClientFactory {
      */
     static Redis create(Vertx vertx, String clientName, int poolSize) {
         RedisClientConfig client = config(clientName);
-        return client == null ? null : create(vertx, clientName, client, poolSize);
+        return client == null ? null
+                : create(vertx, clientName, client,
+                        new ClientBuild(poolSize, PacerRedisOptions.NAME_PREFIX + name(clientName), null));
     }
 
     /**
@@ -85,41 +90,23 @@ final class PacerRedisClientFactory {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("Redis Cluster node " + endpoint + " has no valid address", e);
         }
-        return create(vertx, clientName, standalone(cluster, node), poolSize);
+        return create(vertx, clientName, cluster,
+                new ClientBuild(poolSize, PacerRedisOptions.NAME_PREFIX + name(clientName) + "@" + endpoint, node.toString()));
     }
 
-    private static Redis create(Vertx vertx, String clientName, RedisClientConfig client, int poolSize) {
+    private static Redis create(Vertx vertx, String clientName, RedisClientConfig client, ClientBuild build) {
         try {
-            // Its pool fits Pacer's connections, its commands make no Redis client spans (PacerRedisOptions).
-            return PacerRedisOptions.building(poolSize, () -> VertxRedisClientFactory.create(name(clientName), vertx, client,
-                    Arc.container().instance(TlsConfigurationRegistry.class).get(),
-                    Arc.container().instance(ProxyConfigurationRegistry.class).get()));
+            // PacerRedisOptions names its pool, sizes it for Pacer's connections, keeps its commands out of the Redis
+            // client spans and, for a Cluster node, makes it a standalone client of that node.
+            return PacerRedisOptions.building(build,
+                    () -> VertxRedisClientFactory.create(name(clientName), vertx, client,
+                            Arc.container().instance(TlsConfigurationRegistry.class).get(),
+                            Arc.container().instance(ProxyConfigurationRegistry.class).get()));
         } catch (RuntimeException | LinkageError e) {
-            LOG.debugf(e, "Pacer cannot build a Redis client of its own for %s: it shares the application's client",
-                    name(clientName));
+            LOG.warnf("Pacer cannot build a Redis client of its own for %s, so it shares the application's client "
+                    + "(its pool and event loops): %s", name(clientName), e);
             return null;
         }
-    }
-
-    /** The same configuration, as a standalone client of {@code node}. */
-    private static RedisClientConfig standalone(RedisClientConfig cluster, URI node) {
-        return (RedisClientConfig) Proxy.newProxyInstance(RedisClientConfig.class.getClassLoader(),
-                new Class<?>[] { RedisClientConfig.class }, (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "hosts":
-                            return Optional.of(Set.of(node));
-                        case "hostsProviderName":
-                            return Optional.empty();
-                        case "clientType":
-                            return RedisClientType.STANDALONE;
-                        default:
-                            try {
-                                return method.invoke(cluster, args);
-                            } catch (InvocationTargetException e) {
-                                throw e.getCause();
-                            }
-                    }
-                });
     }
 
     private static String name(String clientName) {

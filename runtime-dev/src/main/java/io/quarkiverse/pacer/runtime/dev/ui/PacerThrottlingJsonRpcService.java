@@ -1,4 +1,4 @@
-package io.quarkiverse.pacer.runtime.devui;
+package io.quarkiverse.pacer.runtime.dev.ui;
 
 import java.time.Duration;
 import java.util.ArrayList;
