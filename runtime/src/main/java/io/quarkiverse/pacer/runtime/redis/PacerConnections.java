@@ -86,16 +86,23 @@ final class PacerConnections {
         }
     }
 
-    /** Sends a script and {@code WAIT} right behind it, on a connection kept for such writes. */
-    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait) {
+    /**
+     * Sends a script, then {@code WAIT replicas timeoutMillis} covering it (shared with the other durable writes of its
+     * master, {@link GroupCommit}), on a connection kept for such writes; {@code wait} gets the {@code WAIT}'s reply.
+     */
+    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait, int replicas, long timeoutMillis) {
         ClusterRouter router = router();
         if (router != null) {
-            router.submitDurable(routingKey, script, wait);
+            router.submitDurable(routingKey, script, wait, replicas, timeoutMillis);
         } else {
-            PipelinedConnection connection = single.durable();
-            connection.submit(script);
-            connection.submit(wait);
+            single.groupCommit().submit(script, wait, replicas, timeoutMillis);
         }
+    }
+
+    /** Whether durable writes for {@code routingKey} are known to fail at once: its master has no connected replica. */
+    boolean knownWithoutReplica(String routingKey) {
+        ClusterRouter router = router();
+        return router != null ? router.knownWithoutReplica(routingKey) : single.knownWithoutReplica();
     }
 
     /** The number of nodes a per-node command visits: the known masters of a cluster, else 1. */
@@ -177,14 +184,15 @@ final class PacerConnections {
         if (seeds.isEmpty()) {
             single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize()),
                     sharedClient, eventLoops::newContext, transport.connections(), transport.maxInFlight(),
-                    transport.maxQueued());
+                    transport.maxQueued(), transport.timeout().toNanos());
             return;
         }
         LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
         cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
                 () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint, poolSize()), sharedClient,
                 nodeEventLoops(endpoint)::newContext, transport.connections(), transport.maxInFlight(),
-                transport.maxQueued()), topologyEventLoop.executor(), CLUSTER_REFRESH_BUDGET, CLUSTER_REFRESH_INTERVAL);
+                transport.maxQueued(), transport.timeout().toNanos()), topologyEventLoop.executor(), CLUSTER_REFRESH_BUDGET,
+                CLUSTER_REFRESH_INTERVAL);
     }
 
     /**

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.inject.Instance;
@@ -104,20 +103,24 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return unconsumed;
     }
 
-    /** A random id has no earlier message to replace: stored as {@link #NEW}, without the upsert's lookups. */
-    static String newId() {
-        return UUID.randomUUID().toString();
+    /**
+     * A random id has no earlier message to replace: stored as {@link #NEW}, without the upsert's lookups. With
+     * {@code durability=replicas} it is drawn for a shard whose master is not known to be without a replica, when
+     * there is one.
+     */
+    String newId(String queue) {
+        return scheduler.newId(queue);
     }
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Duration delay) {
-        String id = newId();
+        String id = newId(queue);
         return store(queue, id, payload, NEW, null, delay).replaceWith(id);
     }
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Instant dueAt) {
-        String id = newId();
+        String id = newId(queue);
         return store(queue, id, payload, NEW, Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 
