@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -102,13 +103,15 @@ class ClusterPromotionProbeTest extends ClusterFailureTestBase {
 
                     List<Probe> around = probes.stream().filter(probe -> probe.atMillis() >= 0).toList();
                     List<Probe> fellBack = around.stream().filter(Probe::fellBack).toList();
-                    long slowest = around.stream().mapToLong(Probe::tookMillis).max().orElse(0);
+                    Probe slowest = around.stream().max(Comparator.comparingLong(Probe::tookMillis))
+                            .orElse(new Probe(0, 0, false));
                     totalProbes += around.size();
                     totalFallbacks += fellBack.size();
                     String line = String.format("failover %d: master %d killed, replica %d promoted (cluster settled"
                             + " %d ms after the kill); %d probes on surviving slots from the kill to %d ms after it, %d"
-                            + " fell back %s, slowest %d ms", round + 1, victim, replica, failedOverAt, around.size(),
-                            failedOverAt + AFTER_PROMOTION.toMillis(), fellBack.size(), fellBack, slowest);
+                            + " fell back %s, slowest %d ms (started %d ms after the kill)", round + 1, victim, replica,
+                            failedOverAt, around.size(), failedOverAt + AFTER_PROMOTION.toMillis(), fellBack.size(), fellBack,
+                            slowest.tookMillis(), slowest.atMillis());
                     report.add(line);
                     LOG.info(line);
                 } finally {

@@ -92,7 +92,7 @@ final class NodeConnections {
                 current = groupCommit;
                 if (current == null) {
                     current = new GroupCommit(endpoint, onDurable,
-                            new ReplicaCheck(endpoint, connection(), budgetNanos));
+                            new ReplicaCheck(endpoint, connection(), onDurable, budgetNanos));
                     groupCommit = current;
                 }
             }

@@ -32,6 +32,8 @@ final class ReplicaCheck {
 
     private final String endpoint;
     private final PipelinedConnection connection;
+    /** The durable connection, whose context this check is confined to. */
+    private final PipelinedConnection home;
     private final long budgetNanos;
     /** Written on the durable connection's context; read from any thread (where id-less messages go). */
     private volatile State state = State.UNKNOWN;
@@ -41,10 +43,12 @@ final class ReplicaCheck {
     /**
      * @param connection a connection to the master, for {@code INFO} (not the durable one, where a {@code WAIT} may
      *        hold its place)
+     * @param home the durable connection, on whose context the answers are applied
      */
-    ReplicaCheck(String endpoint, PipelinedConnection connection, long budgetNanos) {
+    ReplicaCheck(String endpoint, PipelinedConnection connection, PipelinedConnection home, long budgetNanos) {
         this.endpoint = endpoint;
         this.connection = connection;
+        this.home = home;
         this.budgetNanos = budgetNanos;
     }
 
@@ -83,11 +87,11 @@ final class ReplicaCheck {
             onAnswer.run();
         };
         connection.submit(new PendingRequest(Request.cmd(Command.INFO).arg("replication"), budgetNanos,
-                response -> connection.execute(() -> answered.accept(onlineReplicas(response.toString()) > 0
+                response -> home.execute(() -> answered.accept(onlineReplicas(response.toString()) > 0
                         ? State.CONNECTED
                         : State.NONE)),
                 // Not known: the next group asks again (and meanwhile is written and waited for, as before).
-                failure -> connection.execute(() -> answered.accept(State.UNKNOWN)), null));
+                failure -> home.execute(() -> answered.accept(State.UNKNOWN)), null));
     }
 
     /** The replicas in state {@code online} in an {@code INFO replication} answer. */
