@@ -150,6 +150,12 @@ public interface DelayedRuntimeConfig {
         Optional<Duration> lease();
 
         /**
+         * Overrides {@code quarkus.pacer.delayed.durability} for this queue: e.g. {@code replicas} for the one queue
+         * whose messages must survive a failover, {@code primary} elsewhere.
+         */
+        Optional<Durability> durability();
+
+        /**
          * Whether this instance consumes the queue. Producers can still schedule on a disabled queue.
          */
         @WithDefault("true")

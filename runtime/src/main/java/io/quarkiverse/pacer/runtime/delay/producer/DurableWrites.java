@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
@@ -24,24 +25,32 @@ final class DurableWrites {
 
     private final PacerRedis redis;
     private final Durability durability;
+    /** {@code quarkus.pacer.delayed."<queue>".durability}, where set. */
+    private final Map<String, Durability> byQueue;
     private final Duration durabilityTimeout;
 
-    DurableWrites(PacerRedis redis, Durability durability, Duration durabilityTimeout) {
+    /**
+     * @param durability the default, {@code quarkus.pacer.delayed.durability}
+     * @param byQueue the queues' own settings, where set
+     */
+    DurableWrites(PacerRedis redis, Durability durability, Map<String, Durability> byQueue, Duration durabilityTimeout) {
         this.redis = redis;
         this.durability = durability;
+        this.byQueue = Map.copyOf(byQueue);
         this.durabilityTimeout = durabilityTimeout;
     }
 
-    boolean waitsForReplicas() {
-        return durability == Durability.REPLICAS;
+    /** Whether writes to {@code queue} wait for a replica. */
+    boolean waitsForReplicas(String queue) {
+        return (byQueue.isEmpty() ? durability : byQueue.getOrDefault(queue, durability)) == Durability.REPLICAS;
     }
 
     /**
      * The script's answer, with the number of replicas that confirmed it ({@code -1} when durability is primary, as
      * nothing waited).
      */
-    Uni<PacerRedis.ReplicatedResponse> write(LuaScript script, List<String> keys, List<String> args) {
-        if (!waitsForReplicas()) {
+    Uni<PacerRedis.ReplicatedResponse> write(String queue, LuaScript script, List<String> keys, List<String> args) {
+        if (!waitsForReplicas(queue)) {
             return redis.eval(script, keys, args).map(r -> new PacerRedis.ReplicatedResponse(r, -1, null));
         }
         return redis.evalAndWait(script, keys, args, 1, durabilityTimeout);
@@ -53,7 +62,7 @@ final class DurableWrites {
      */
     Uni<Response> write(LuaScript script, DelayedKeys k, List<String> args, Batchable batchable, String what,
             String again) {
-        return waitsForReplicas() ? write(script, k, args, what, again)
+        return waitsForReplicas(k.queue) ? write(script, k, args, what, again)
                 : redis.eval(script, k.all, args, redis.timeout(), batchable);
     }
 
@@ -71,7 +80,7 @@ final class DurableWrites {
      * once, unwritten, when the shard's master is known to have no replica.
      */
     Uni<Response> write(LuaScript script, DelayedKeys k, List<String> args, String what, String again) {
-        return write(script, k.all, args).map(replicated -> confirmed(replicated, what, again))
+        return write(k.queue, script, k.all, args).map(replicated -> confirmed(k.queue, replicated, what, again))
                 .onFailure(NoReplicaException.class).transform(failure -> refused(k, what, (NoReplicaException) failure));
     }
 
@@ -80,7 +89,7 @@ final class DurableWrites {
      * a message without an id can go to another shard.
      */
     boolean refusedAtOnce(DelayedKeys k) {
-        return waitsForReplicas() && redis.knownWithoutReplica(k.all);
+        return waitsForReplicas(k.queue) && redis.knownWithoutReplica(k.all);
     }
 
     /** The failure of a durable write refused because its shard's master has no replica: nothing was stored. */
@@ -95,8 +104,8 @@ final class DurableWrites {
     }
 
     /** The response when no replica was required or one confirmed it; otherwise the failed-but-stored error. */
-    Response confirmed(PacerRedis.ReplicatedResponse replicated, String what, String again) {
-        if (!waitsForReplicas() || replicated.replicas() >= 1) {
+    Response confirmed(String queue, PacerRedis.ReplicatedResponse replicated, String what, String again) {
+        if (!waitsForReplicas(queue) || replicated.replicas() >= 1) {
             return replicated.response();
         }
         Throwable lost = replicated.waitFailure();

@@ -53,7 +53,7 @@ final class MessageScheduler {
      */
     String newId(String queue) {
         String id = UUID.randomUUID().toString();
-        if (!writes.waitsForReplicas()) {
+        if (!writes.waitsForReplicas(queue)) {
             return id;
         }
         DelayedKeys[] all = shards.of(queue);
@@ -95,7 +95,7 @@ final class MessageScheduler {
     boolean storeBlocking(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay, Duration awaitAtMost) {
         ProducerTrace trace = tracing.send(queue, id, 1);
-        if (trace != ProducerTrace.NONE || writes.waitsForReplicas() || !transactions.runsNow()) {
+        if (trace != ProducerTrace.NONE || writes.waitsForReplicas(queue) || !transactions.runsNow()) {
             return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
         }
         DelayedKeys k = shards.of(queue, id);

@@ -2,7 +2,9 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -14,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.delay.ScheduledMessage;
+import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
@@ -72,7 +75,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         this.unconsumed = unconsumed;
         this.shards = new QueueShards(config.keyPrefix(), config.delayed().shards(), retry);
         this.payloads = new PayloadCheck(mapper, handlers);
-        DurableWrites writes = new DurableWrites(redis, config.delayed().durability(),
+        Map<String, DelayedRuntimeConfig.Durability> durabilityByQueue = new HashMap<>();
+        config.delayed().queues().forEach((name, queueConfig) -> queueConfig.durability()
+                .ifPresent(durability -> durabilityByQueue.put(name, durability)));
+        DurableWrites writes = new DurableWrites(redis, config.delayed().durability(), durabilityByQueue,
                 config.delayed().durabilityTimeout());
         this.scheduler = new MessageScheduler(shards, writes, retry, this.tracing, this.metrics, unconsumed,
                 this.transactions);
