@@ -1,5 +1,7 @@
 package io.quarkiverse.pacer.runtime.redis;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -38,6 +40,8 @@ final class ReplicaCheck {
     /** Written on the durable connection's context; read from any thread (where id-less messages go). */
     private volatile State state = State.UNKNOWN;
     private boolean asking;
+    /** Told when the question under way is answered. */
+    private final List<Runnable> waiting = new ArrayList<>();
     private long askedNanos;
 
     /**
@@ -70,8 +74,12 @@ final class ReplicaCheck {
         }
     }
 
-    /** Asks the master; {@code onAnswer} runs on the durable connection's context once the state is known again. */
+    /**
+     * Asks the master (or joins the question under way); {@code onAnswer} runs on the durable connection's context
+     * once the state is known again.
+     */
     void ask(Runnable onAnswer) {
+        waiting.add(onAnswer);
         if (asking) {
             return;
         }
@@ -84,7 +92,9 @@ final class ReplicaCheck {
                         : next == State.CONNECTED ? "online" : "unknown");
             }
             state = next;
-            onAnswer.run();
+            List<Runnable> callbacks = new ArrayList<>(waiting);
+            waiting.clear();
+            callbacks.forEach(Runnable::run);
         };
         connection.submit(new PendingRequest(Request.cmd(Command.INFO).arg("replication"), budgetNanos,
                 response -> home.execute(() -> answered.accept(onlineReplicas(response.toString()) > 0
