@@ -1,18 +1,23 @@
 package io.quarkiverse.pacer.deployment;
 
+import static io.quarkiverse.pacer.deployment.PacerDotNames.BLOCKING;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.COMPLETION_STAGE;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.DELAYED_MESSAGE;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.NON_BLOCKING;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.RUN_ON_VIRTUAL_THREAD;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.STRING;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.UNI;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.VOID;
 
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.ParameterizedType;
@@ -23,6 +28,7 @@ import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
 import io.quarkiverse.pacer.runtime.delay.HandlerCompletion;
+import io.quarkiverse.pacer.runtime.delay.HandlerExecution;
 import io.quarkiverse.pacer.runtime.delay.PayloadKind;
 import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -42,6 +48,8 @@ final class DelayedConsumerDefinitions {
         String queue = annotation.value().asString();
         if (!DelayedQueueNames.isValid(queue)) {
             problems.add(where + ": " + DelayedQueueNames.RULE);
+        } else if (DelayedQueueNames.reservedProblem(queue) != null) {
+            problems.add(where + ": " + DelayedQueueNames.reservedProblem(queue));
         }
         if (Modifier.isPrivate(method.flags())) {
             problems.add(where + ": the method must not be private");
@@ -54,7 +62,9 @@ final class DelayedConsumerDefinitions {
         definition.setDeclaringClass(method.declaringClass().name().toString());
         definition.setMethodName(method.name());
 
-        if (method.parametersCount() == 0) {
+        if (KotlinSuspend.isSuspend(method)) {
+            problems.add(where + ": " + KotlinSuspend.PROBLEM);
+        } else if (method.parametersCount() == 0) {
             problems.add(where + ": payload parameter missing");
         } else if (method.parametersCount() > 1) {
             problems.add(where + ": the method must have exactly one parameter (the payload or"
@@ -100,6 +110,7 @@ final class DelayedConsumerDefinitions {
             problems.add(where + ": the method must return void, Uni<Void> or"
                     + " CompletionStage<Void>, found " + returned);
         }
+        definition.setExecution(execution(method, definition, where, problems));
         readSettings(annotation, index, definition, where, problems);
         return problems.size() == before ? Optional.of(definition) : Optional.empty();
     }
@@ -114,6 +125,42 @@ final class DelayedConsumerDefinitions {
         definition.setMaxAttempts(positive(annotation, index, "maxAttempts", where, problems));
         definition.setBackoffMillis(duration(annotation, index, "backoff", Duration.ZERO, where, problems));
         definition.setLeaseMillis(duration(annotation, index, "lease", ConsumerSettings.MIN_LEASE, where, problems));
+    }
+
+    /**
+     * The thread the method runs on: its {@code @Blocking}, {@code @NonBlocking} or {@code @RunOnVirtualThread}
+     * annotation (on the method, else on its class), else the default of its return kind.
+     */
+    private static HandlerExecution execution(MethodInfo method, DelayedConsumerDefinition definition, String where,
+            List<String> problems) {
+        List<HandlerExecution> declared = declaredExecution(method.hasDeclaredAnnotation(BLOCKING),
+                method.hasDeclaredAnnotation(NON_BLOCKING), method.hasDeclaredAnnotation(RUN_ON_VIRTUAL_THREAD));
+        if (declared.isEmpty()) {
+            ClassInfo type = method.declaringClass();
+            declared = declaredExecution(type.hasDeclaredAnnotation(BLOCKING), type.hasDeclaredAnnotation(NON_BLOCKING),
+                    type.hasDeclaredAnnotation(RUN_ON_VIRTUAL_THREAD));
+        }
+        if (declared.size() > 1) {
+            problems.add(where + ": @Blocking, @NonBlocking and @RunOnVirtualThread exclude each other, found "
+                    + declared.size() + " of them");
+            return null;
+        }
+        return declared.isEmpty() ? HandlerExecution.defaultFor(definition.getReturnKind()) : declared.get(0);
+    }
+
+    private static List<HandlerExecution> declaredExecution(boolean blocking, boolean nonBlocking,
+            boolean virtualThread) {
+        List<HandlerExecution> declared = new ArrayList<>(1);
+        if (blocking) {
+            declared.add(HandlerExecution.WORKER);
+        }
+        if (nonBlocking) {
+            declared.add(HandlerExecution.EVENT_LOOP);
+        }
+        if (virtualThread) {
+            declared.add(HandlerExecution.VIRTUAL_THREAD);
+        }
+        return declared;
     }
 
     private static boolean isOfVoid(Type type) {

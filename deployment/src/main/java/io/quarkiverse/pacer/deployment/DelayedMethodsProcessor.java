@@ -99,6 +99,14 @@ class DelayedMethodsProcessor {
         BuildProblems.report("Invalid @Delayed usage", methods.getProblems(), errors);
     }
 
+    /** Every injected typed queue handle names a queue whose consumer takes its payload type. */
+    @BuildStep
+    void validateTypedQueues(BeanDiscoveryFinishedBuildItem beanDiscovery, DelayedMethodsBuildItem methods,
+            BuildProducer<ValidationErrorBuildItem> errors) {
+        BuildProblems.report("Invalid typed delay queue injection",
+                TypedQueueChecks.check(beanDiscovery.getInjectionPoints(), methods.getMethods()), errors);
+    }
+
     private static String className(InvokerInfo invoker) {
         String descriptor = invoker.getClassDesc().descriptorString();
         return descriptor.substring(1, descriptor.length() - 1).replace('/', '.');

@@ -15,6 +15,7 @@ import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
 
 import io.quarkiverse.pacer.delay.Delayed;
+import io.quarkiverse.pacer.delay.DelayedQueueName;
 import io.quarkiverse.pacer.deployment.DelayedMethodsBuildItem.DelayedMethod;
 import io.quarkiverse.pacer.runtime.delay.DelayedHandler;
 import io.quarkiverse.pacer.runtime.delay.DelayedRecorder;
@@ -23,6 +24,7 @@ import io.quarkiverse.pacer.runtime.delay.MicrometerDelayedMetrics;
 import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.delay.producer.BlockingDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.delay.producer.TypedQueueProducer;
 import io.quarkiverse.pacer.runtime.delay.producer.UnconsumedQueues;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
@@ -35,6 +37,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
+import io.quarkus.deployment.execannotations.ExecutionModelAnnotationsAllowedBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.runtime.RuntimeValue;
@@ -51,7 +54,7 @@ class DelayedProcessor {
     @BuildStep
     AdditionalIndexedClassesBuildItem indexDelayedAnnotation() {
         // Its member defaults are read from the index (valueWithDefault), not copied here.
-        return new AdditionalIndexedClassesBuildItem(Delayed.class.getName());
+        return new AdditionalIndexedClassesBuildItem(Delayed.class.getName(), DelayedQueueName.class.getName());
     }
 
     @BuildStep
@@ -61,6 +64,18 @@ class DelayedProcessor {
                         UnconsumedQueues.class)
                 .setUnremovable()
                 .build();
+    }
+
+    /** Like {@code @Scheduled} methods, {@code @Delayed} methods are entry points that choose their thread. */
+    @BuildStep
+    ExecutionModelAnnotationsAllowedBuildItem allowExecutionModelAnnotations() {
+        return new ExecutionModelAnnotationsAllowedBuildItem(method -> method.hasDeclaredAnnotation(DELAYED));
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem registerTypedQueueProducer() {
+        // Removable: kept only when the application injects a typed queue.
+        return new AdditionalBeanBuildItem(TypedQueueProducer.class);
     }
 
     @BuildStep

@@ -7,6 +7,9 @@ import org.jboss.jandex.DotName;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
+import io.quarkiverse.pacer.delay.DelayedQueueName;
+import io.quarkiverse.pacer.delay.ReactiveTypedDelayedQueue;
+import io.quarkiverse.pacer.delay.TypedDelayedQueue;
 import io.quarkiverse.pacer.runtime.throttle.interceptor.MethodIndex;
 import io.quarkiverse.pacer.runtime.throttle.interceptor.ThrottledInterceptor;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
@@ -33,12 +36,20 @@ final class PacerDotNames {
 
     static final DotName DELAYED = DotName.createSimple(Delayed.class);
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);
+    static final DotName DELAYED_QUEUE_NAME = DotName.createSimple(DelayedQueueName.class);
+    static final DotName TYPED_DELAYED_QUEUE = DotName.createSimple(TypedDelayedQueue.class);
+    static final DotName REACTIVE_TYPED_DELAYED_QUEUE = DotName.createSimple(ReactiveTypedDelayedQueue.class);
     static final DotName UNI = DotName.createSimple(Uni.class);
     static final DotName COMPLETION_STAGE = DotName.createSimple(CompletionStage.class);
     static final DotName COMPLETABLE_FUTURE = DotName.createSimple(CompletableFuture.class);
     static final DotName MULTI = DotName.createSimple(Multi.class);
     static final DotName VOID = DotName.createSimple(Void.class);
     static final DotName STRING = DotName.createSimple(String.class);
+    static final DotName BLOCKING = DotName.createSimple("io.smallrye.common.annotation.Blocking");
+    static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
+    static final DotName RUN_ON_VIRTUAL_THREAD = DotName.createSimple("io.smallrye.common.annotation.RunOnVirtualThread");
+    /** The last parameter of a Kotlin {@code suspend} function, as the JVM sees it. */
+    static final DotName KOTLIN_CONTINUATION = DotName.createSimple("kotlin.coroutines.Continuation");
     /** Quarkus Messaging's, optional: named, never loaded. */
     static final DotName CHANNEL = DotName.createSimple("org.eclipse.microprofile.reactive.messaging.Channel");
     static final DotName MUTINY_EMITTER = DotName.createSimple("io.smallrye.reactive.messaging.MutinyEmitter");

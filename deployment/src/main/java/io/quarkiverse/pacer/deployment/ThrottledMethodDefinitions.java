@@ -53,6 +53,9 @@ final class ThrottledMethodDefinitions {
                 ? "@Throttled declared on " + method.declaringClass().name() + " (applied to " + display(method) + ")"
                 : "@Throttled declared on " + display(method);
         int before = problems.size();
+        if (KotlinSuspend.isSuspend(method)) {
+            problems.add(where + ": " + KotlinSuspend.PROBLEM);
+        }
         MethodDefinition definition = new MethodDefinition();
         definition.setId(idOf(method));
         String resolver = null;
@@ -65,6 +68,9 @@ final class ThrottledMethodDefinitions {
                 name = method.declaringClass().name().toString() + "#" + method.name();
             }
             String at = where + (annotations.size() > 1 ? " (policy \"" + name + "\")" : "");
+            if (ThrottleRules.reservedNameProblem(name) != null) {
+                problems.add(at + ": " + ThrottleRules.reservedNameProblem(name));
+            }
             // limit has no default: an annotation without it is invalid, reported below.
             int limit = annotation.value("limit") == null ? 0 : annotation.value("limit").asInt();
             String window = annotation.valueWithDefault(index, "window").asString();

@@ -78,9 +78,9 @@ class DelayedForwardToChannelTest {
     @Test
     void ackedMessagesAreAcknowledgedInRedis() {
         InMemorySink<Object> broker = connector.sink("broker");
-        queue.schedule("handoff", "text-1", "plain text", Duration.ZERO);
-        queue.schedule("handoff", "json-1", new OrderRef(42), Duration.ZERO);
-        queue.schedule("handoff", "bytes-1", new byte[] { 1, 2, 3 }, Duration.ZERO);
+        queue.scheduleWithId("handoff", "text-1", "plain text", Duration.ZERO);
+        queue.scheduleWithId("handoff", "json-1", new OrderRef(42), Duration.ZERO);
+        queue.scheduleWithId("handoff", "bytes-1", new byte[] { 1, 2, 3 }, Duration.ZERO);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> broker.received().size() == 3);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size("handoff") == 0);
@@ -101,8 +101,8 @@ class DelayedForwardToChannelTest {
 
     @Test
     void nackedMessagesAreRetriedWithBackoffThenDeadLettered() {
-        queue.schedule("handoff-picky", "flaky", "second time lucky", Duration.ZERO);
-        queue.schedule("handoff-picky", "broken", "always-nack", Duration.ZERO);
+        queue.scheduleWithId("handoff-picky", "flaky", "second time lucky", Duration.ZERO);
+        queue.scheduleWithId("handoff-picky", "broken", "always-nack", Duration.ZERO);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.deadLetterCount("handoff-picky") == 1);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.size("handoff-picky") == 0);

@@ -32,7 +32,7 @@ class DelayedScheduleOnCommitDisabledTest {
 
         @Transactional
         public void placeAndFail(String order) {
-            queue.schedule(QUEUE, order, "payload", Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, order, "payload", Duration.ofHours(1));
             assertThat(queue.size(QUEUE)).isEqualTo(1);
             throw new IllegalStateException("payment refused");
         }

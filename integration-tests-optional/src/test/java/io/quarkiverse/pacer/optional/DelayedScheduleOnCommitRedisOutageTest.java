@@ -50,9 +50,9 @@ class DelayedScheduleOnCommitRedisOutageTest {
         /** Two messages, and a third one scheduled and cancelled again: in order, it never exists. */
         @Transactional
         public void place(String order) {
-            queue.schedule(QUEUE, order + "-a", order + "-a", Duration.ZERO);
-            queue.schedule(QUEUE, order + "-x", order + "-x", Duration.ofHours(1));
-            queue.schedule(QUEUE, order + "-b", order + "-b", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, order + "-a", order + "-a", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, order + "-x", order + "-x", Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, order + "-b", order + "-b", Duration.ZERO);
             queue.cancel(QUEUE, order + "-x");
         }
     }

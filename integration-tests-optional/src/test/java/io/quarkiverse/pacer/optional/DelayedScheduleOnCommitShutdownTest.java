@@ -42,7 +42,7 @@ class DelayedScheduleOnCommitShutdownTest {
 
         @Transactional
         public void place(String order) {
-            queue.schedule(QUEUE, order, order, Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, order, order, Duration.ofHours(1));
         }
     }
 

@@ -37,14 +37,14 @@ class DelayedScheduleOnCommitTest {
         /** Schedules, then checks that nothing reached Redis before the commit. */
         @Transactional
         public String placeAndCommit(String order) {
-            String id = queue.schedule(QUEUE, order, "payload", Duration.ofHours(1));
+            String id = queue.scheduleWithId(QUEUE, order, "payload", Duration.ofHours(1));
             assertThat(queue.size(QUEUE)).isZero();
             return id + "/" + queue.size(QUEUE);
         }
 
         @Transactional
         public void placeAndFail(String order) {
-            queue.schedule(QUEUE, order, "payload", Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, order, "payload", Duration.ofHours(1));
             throw new IllegalStateException("payment refused");
         }
 
@@ -95,7 +95,7 @@ class DelayedScheduleOnCommitTest {
         assertThat(queue.cancel(QUEUE, id)).isTrue();
 
         // Outside a transaction: at once.
-        queue.schedule(QUEUE, "o-3", "payload", Duration.ofHours(1));
+        queue.scheduleWithId(QUEUE, "o-3", "payload", Duration.ofHours(1));
         assertThat(queue.size(QUEUE)).isEqualTo(1);
         assertThat(queue.cancel(QUEUE, "o-3")).isTrue();
     }

@@ -199,7 +199,7 @@ class ClusterDelayedTest {
             for (int i = 0; moving.get(); i++) {
                 String id = "during-" + i;
                 try {
-                    queue.schedule("moved", id, id, Duration.ofMillis(200));
+                    queue.scheduleWithId("moved", id, id, Duration.ofMillis(200));
                     scheduledDuringMove.add(id);
                 } catch (RuntimeException e) {
                     failures.add(e);
@@ -243,7 +243,7 @@ class ClusterDelayedTest {
     @Test
     void deadLettersAreListedReplayedAndPurgedAcrossShards() {
         for (int i = 0; i < 12; i++) {
-            queue.schedule("poison", "p-" + i, "p-" + i, Duration.ZERO);
+            queue.scheduleWithId("poison", "p-" + i, "p-" + i, Duration.ZERO);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> queue.deadLetters("poison", 100).size() == 12);
         List<DeadLetter> dead = queue.deadLetters("poison", 100);
@@ -266,7 +266,7 @@ class ClusterDelayedTest {
     /** Schedules {@link #MESSAGES} messages, message {@code i} due at {@code dueAt(i)}. */
     private void schedule(String queueName, IntFunction<Instant> dueAt) {
         Multi.createFrom().range(0, MESSAGES)
-                .onItem().transformToUni(i -> reactiveQueue.schedule(queueName, queueName + "-" + i, queueName + "-" + i,
+                .onItem().transformToUni(i -> reactiveQueue.scheduleWithId(queueName, queueName + "-" + i, queueName + "-" + i,
                         dueAt.apply(i)))
                 .merge(64)
                 .collect().asList().await().atMost(Duration.ofSeconds(120));

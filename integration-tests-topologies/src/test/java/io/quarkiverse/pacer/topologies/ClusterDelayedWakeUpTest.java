@@ -59,7 +59,7 @@ class ClusterDelayedWakeUpTest {
 
         long scheduledAt = System.nanoTime();
         for (int i = 0; i < 12; i++) {
-            queue.schedule("timely", "hello-" + i, "hello", Duration.ofSeconds(1));
+            queue.scheduleWithId("timely", "hello-" + i, "hello", Duration.ofSeconds(1));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.receivedAtNanos.size() == 12);
 

@@ -43,7 +43,7 @@ class ClusterDurableGroupCommitTest extends ClusterFailureTestBase {
         }
         // The first schedule of each master loads the script (NOSCRIPT, then EVAL): done before counting.
         for (int shard = 0; shard < SHARDS; shard++) {
-            queue.schedule(QUEUE, idOnShard("warm-", shard), "warm", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, idOnShard("warm-", shard), "warm", Duration.ZERO);
         }
         long waitsBefore = masters.stream().mapToLong(ClusterDurableGroupCommitTest::waits).sum();
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
@@ -57,7 +57,7 @@ class ClusterDurableGroupCommitTest extends ClusterFailureTestBase {
                     start.await();
                     for (int i = 0; i < PER_PRODUCER; i++) {
                         String id = "g" + producer + "-" + i;
-                        queue.schedule(QUEUE, id, id, Duration.ZERO);
+                        queue.scheduleWithId(QUEUE, id, id, Duration.ZERO);
                         acknowledged.add(id);
                     }
                 } catch (Throwable e) {

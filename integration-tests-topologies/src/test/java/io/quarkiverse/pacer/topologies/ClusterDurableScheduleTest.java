@@ -70,7 +70,7 @@ class ClusterDurableScheduleTest {
             int shard = Math.floorMod(id.hashCode(), SHARDS);
             int owner = cluster.ownerOf(cluster.slotOf("{durable#" + shard + "}"));
 
-            assertThatThrownBy(() -> queue.schedule("durable", id, id, Duration.ZERO))
+            assertThatThrownBy(() -> queue.scheduleWithId("durable", id, id, Duration.ZERO))
                     .isInstanceOfSatisfying(DurabilityUnavailableException.class, refused -> {
                         assertThat(refused.queue()).isEqualTo("durable");
                         assertThat(refused.shard()).isEqualTo(shard);

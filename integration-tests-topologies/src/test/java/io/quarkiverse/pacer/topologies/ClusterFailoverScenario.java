@@ -50,7 +50,7 @@ abstract class ClusterFailoverScenario extends ClusterFailureTestBase {
         assertThat(victimShards).as("shards on the victim").isNotEmpty().hasSizeLessThan(SHARDS);
 
         ClusterLoad load = new ClusterLoad(SHARDS, victimShards);
-        load.start(2, id -> queue.schedule(QUEUE, id, id, DELAY), DELAY);
+        load.start(2, id -> queue.scheduleWithId(QUEUE, id, id, DELAY), DELAY);
         ClusterLoad.Prober prober = load.startProber(api::probe, survivingKeys);
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> load.acknowledged() >= 300);

@@ -110,14 +110,14 @@ class ClusterMasterDownTest {
         for (int port : masters) {
             RedisProcess.command(port, "CONFIG", "SET", "cluster-require-full-coverage", "no");
         }
-        queue.schedule(QUEUE, "before", "before", Duration.ZERO);
+        queue.scheduleWithId(QUEUE, "before", "before", Duration.ZERO);
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.contains("before"));
 
         shutDown(dead);
         masters.remove(Integer.valueOf(dead));
 
         for (String id : liveIds.subList(0, 30)) {
-            queue.schedule(QUEUE, id, id, Duration.ZERO);
+            queue.scheduleWithId(QUEUE, id, id, Duration.ZERO);
         }
         for (String key : liveKeys) {
             int admitted = 0;
@@ -133,11 +133,11 @@ class ClusterMasterDownTest {
         ThrottleCalls.admitted(() -> api.call(onDeadMaster));
         assertThat(engine.fallbackDecisions()).isEqualTo(1);
         String deadMessage = deadId;
-        assertThatThrownBy(() -> queue.schedule(QUEUE, deadMessage, deadMessage, Duration.ZERO))
+        assertThatThrownBy(() -> queue.scheduleWithId(QUEUE, deadMessage, deadMessage, Duration.ZERO))
                 .hasMessageContaining("Redis");
 
         for (String id : liveIds.subList(30, 60)) {
-            queue.schedule(QUEUE, id, id, Duration.ZERO);
+            queue.scheduleWithId(QUEUE, id, id, Duration.ZERO);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.containsAll(liveIds));
         assertThat(consumer.received).doesNotContain(deadId);

@@ -84,7 +84,7 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
                     long start = System.nanoTime();
                     Throwable failure = null;
                     try {
-                        queue.schedule(QUEUE, id, id, Duration.ofMillis(200));
+                        queue.scheduleWithId(QUEUE, id, id, Duration.ofMillis(200));
                         acknowledged.put(id, started);
                     } catch (RuntimeException e) {
                         failure = e;

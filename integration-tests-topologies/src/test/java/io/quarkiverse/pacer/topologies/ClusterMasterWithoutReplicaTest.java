@@ -47,7 +47,7 @@ class ClusterMasterWithoutReplicaTest extends ClusterFailureTestBase {
         String victimShardId = idOnShard(victimShards);
 
         ClusterLoad load = new ClusterLoad(SHARDS, victimShards);
-        load.start(2, id -> queue.schedule(QUEUE, id, id, Duration.ofMillis(500)), Duration.ofMillis(500));
+        load.start(2, id -> queue.scheduleWithId(QUEUE, id, id, Duration.ofMillis(500)), Duration.ofMillis(500));
         ClusterLoad.Prober prober = load.startProber(api::probe, survivingKeys);
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> load.acknowledged() >= 300);
@@ -66,7 +66,7 @@ class ClusterMasterWithoutReplicaTest extends ClusterFailureTestBase {
             long fallbackMillis = (System.nanoTime() - started) / 1_000_000;
             long fallbacksOnTheDeadSlot = engine.fallbackDecisions() - fallbacksOnSurvivingSlots;
             started = System.nanoTime();
-            assertThatThrownBy(() -> queue.schedule(QUEUE, victimShardId, victimShardId, Duration.ofSeconds(1)))
+            assertThatThrownBy(() -> queue.scheduleWithId(QUEUE, victimShardId, victimShardId, Duration.ofSeconds(1)))
                     .as("schedule on the dead master's shard").isInstanceOf(RuntimeException.class);
             long scheduleFailureMillis = (System.nanoTime() - started) / 1_000_000;
 

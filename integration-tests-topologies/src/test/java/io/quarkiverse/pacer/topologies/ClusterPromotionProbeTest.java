@@ -66,7 +66,7 @@ class ClusterPromotionProbeTest extends ClusterFailureTestBase {
                 Set<Integer> victimShards = ClusterLoad.shardsOn(cluster, QUEUE, SHARDS, victim);
 
                 ClusterLoad load = new ClusterLoad(SHARDS, victimShards);
-                load.start(1, id -> queue.schedule(QUEUE, id, id, Duration.ofMillis(200)), Duration.ofMillis(200));
+                load.start(1, id -> queue.scheduleWithId(QUEUE, id, id, Duration.ofMillis(200)), Duration.ofMillis(200));
                 ConcurrentLinkedQueue<Probe> probes = new ConcurrentLinkedQueue<>();
                 AtomicBoolean probing = new AtomicBoolean(true);
                 long[] killedAt = { Long.MAX_VALUE };

@@ -59,9 +59,9 @@ class ClusterUnconsumedQueuesTest {
             }
         }
         for (String name : queues) {
-            queue.schedule(name, "m", "payload", Duration.ofHours(1));
+            queue.scheduleWithId(name, "m", "payload", Duration.ofHours(1));
         }
-        queue.schedule("consumed", "m", "payload", Duration.ofHours(1));
+        queue.scheduleWithId("consumed", "m", "payload", Duration.ofHours(1));
 
         // Three masters with almost no keys: one SCAN call per master completes a pass.
         assertThat(unconsumed.advance(10).await().atMost(Duration.ofSeconds(30))).containsExactlyInAnyOrderElementsOf(

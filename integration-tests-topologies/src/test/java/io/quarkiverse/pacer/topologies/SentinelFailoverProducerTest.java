@@ -64,10 +64,10 @@ class SentinelFailoverProducerTest {
                     long started = System.nanoTime();
                     try {
                         if (reactive) {
-                            reactiveQueue.schedule("failover", id, id, Duration.ofHours(1)).await()
+                            reactiveQueue.scheduleWithId("failover", id, id, Duration.ofHours(1)).await()
                                     .atMost(Duration.ofSeconds(30));
                         } else {
-                            queue.schedule("failover", id, id, Duration.ofHours(1));
+                            queue.scheduleWithId("failover", id, id, Duration.ofHours(1));
                         }
                         acknowledged.add(id);
                     } catch (RuntimeException e) {

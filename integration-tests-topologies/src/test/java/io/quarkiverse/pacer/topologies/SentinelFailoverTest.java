@@ -89,7 +89,7 @@ class SentinelFailoverTest {
                 while (producing.get()) {
                     String id = "m-" + producer + "-" + i++;
                     try {
-                        queue.schedule("failover", id, id, Duration.ofMillis(300));
+                        queue.scheduleWithId("failover", id, id, Duration.ofMillis(300));
                         acknowledged.add(id);
                     } catch (RuntimeException e) {
                         failed.incrementAndGet();

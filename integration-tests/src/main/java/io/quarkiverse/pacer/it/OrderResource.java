@@ -14,7 +14,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.DelayedQueueName;
+import io.quarkiverse.pacer.delay.TypedDelayedQueue;
 
 /**
  * The order-timeout flow: placing an order schedules its expiry on the {@code order-timeout} delay queue, paying
@@ -29,15 +30,17 @@ public class OrderResource {
     @Inject
     Orders orders;
 
+    /** The typed handle: the build checks that {@link OrderTimeouts#expire} takes an {@link OrderRef}. */
     @Inject
-    DelayedQueue queue;
+    @DelayedQueueName(QUEUE)
+    TypedDelayedQueue<OrderRef> timeouts;
 
     @POST
     @Path("/{id}")
     public Map<String, Object> place(@PathParam("id") long id,
             @QueryParam("timeoutMs") @DefaultValue("1800000") long timeoutMs) {
         orders.place(id);
-        String messageId = queue.schedule(QUEUE, "order-" + id, new OrderRef(id), Duration.ofMillis(timeoutMs));
+        String messageId = timeouts.scheduleWithId("order-" + id, new OrderRef(id), Duration.ofMillis(timeoutMs));
         return Map.of("id", id, "status", orders.status(id), "timeout", messageId);
     }
 
@@ -48,15 +51,15 @@ public class OrderResource {
             return Response.status(Response.Status.CONFLICT).entity(Map.of("id", id, "status", orders.status(id)))
                     .build();
         }
-        queue.cancel(QUEUE, "order-" + id);
+        timeouts.cancel("order-" + id);
         return Response.ok(Map.of("id", id, "status", orders.status(id))).build();
     }
 
-    /** Demo and tests: fires the order's timeout now instead of waiting for it ({@code DelayedQueue#deliverNow}). */
+    /** Demo and tests: fires the order's timeout now instead of waiting for it ({@code TypedDelayedQueue#deliverNow}). */
     @POST
     @Path("/{id}/timeout/now")
     public Response timeoutNow(@PathParam("id") long id) {
-        return queue.deliverNow(QUEUE, "order-" + id)
+        return timeouts.deliverNow("order-" + id)
                 ? Response.accepted(Map.of("id", id, "timeout", "order-" + id, "delivering", true)).build()
                 : Response.status(Response.Status.NOT_FOUND)
                         .entity(Map.of("id", id, "timeout", "order-" + id, "delivering", false)).build();
@@ -73,6 +76,6 @@ public class OrderResource {
     @GET
     @Path("/timeouts/pending")
     public Map<String, Object> pendingTimeouts() {
-        return Map.of("queue", QUEUE, "size", queue.size(QUEUE));
+        return Map.of("queue", QUEUE, "size", timeouts.size());
     }
 }

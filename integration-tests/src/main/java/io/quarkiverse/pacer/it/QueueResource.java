@@ -31,7 +31,7 @@ public class QueueResource {
     @PUT
     public Map<String, Object> schedule(@PathParam("queue") String name, @PathParam("id") long id,
             @QueryParam("delayMs") @DefaultValue("3600000") long delayMs) {
-        String messageId = queue.schedule(name, "order-" + id, new OrderRef(id), Duration.ofMillis(delayMs));
+        String messageId = queue.scheduleWithId(name, "order-" + id, new OrderRef(id), Duration.ofMillis(delayMs));
         return Map.of("queue", name, "id", messageId);
     }
 

@@ -26,13 +26,28 @@ import java.util.Objects;
  */
 public record DeadLetter(String id, String queue, String reason, Instant deadAt, int attempts, byte[] payload) {
 
+    /**
+     * Checks the required components.
+     *
+     * @throws NullPointerException when {@code id}, {@code queue} or {@code payload} is {@code null}
+     * @param id the message id
+     * @param queue the queue name
+     * @param reason why the message was dead-lettered
+     * @param deadAt when it was dead-lettered
+     * @param attempts how many times it was handled
+     * @param payload the stored payload
+     */
     public DeadLetter {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(payload, "payload");
     }
 
-    /** The payload as UTF-8 text (the JSON document for object payloads). */
+    /**
+     * The payload as UTF-8 text (the JSON document for object payloads).
+     *
+     * @return the payload decoded as UTF-8
+     */
     public String payloadText() {
         return new String(payload, StandardCharsets.UTF_8);
     }

@@ -8,7 +8,7 @@ package io.quarkiverse.pacer.delay;
  *
  * <pre>{@code
  * try {
- *     queue.schedule("orders", "order-42", order, Duration.ofMinutes(30));
+ *     queue.scheduleWithId("orders", "order-42", order, Duration.ofMinutes(30));
  * } catch (DurabilityUnavailableException e) {
  *     // not stored: retry later, or alert the operator to add a replica to e.node()
  * }
@@ -18,8 +18,11 @@ public class DurabilityUnavailableException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The delay queue. */
     private final String queue;
+    /** The shard of the queue whose master has no replica. */
     private final int shard;
+    /** The master without a replica. */
     private final String node;
 
     /**

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 /**
  * One message of a bulk {@link DelayedQueue#scheduleAll(String, java.util.List) scheduleAll}: its id, payload and due
- * time. Scheduling it is an upsert by id, exactly as {@link DelayedQueue#schedule(String, String, Object, Instant)}.
+ * time. Scheduling it is an upsert by id, exactly as {@link DelayedQueue#scheduleWithId(String, String, Object, Instant)}.
  *
  * <pre>{@code
  * List<ScheduledMessage> reminders = orders.stream()
@@ -21,17 +21,38 @@ import java.util.UUID;
  */
 public record ScheduledMessage(String id, Object payload, Instant dueAt) {
 
+    /**
+     * Checks the required components.
+     *
+     * @throws NullPointerException when {@code id} or {@code dueAt} is {@code null}
+     * @param id the message id
+     * @param payload the payload
+     * @param dueAt when the message is due
+     */
     public ScheduledMessage {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(dueAt, "dueAt");
     }
 
-    /** A message with the given id. */
+    /**
+     * A message with the given id.
+     *
+     * @param id the message id
+     * @param payload the payload
+     * @param dueAt when the message is due
+     * @return the message
+     */
     public static ScheduledMessage of(String id, Object payload, Instant dueAt) {
         return new ScheduledMessage(id, payload, dueAt);
     }
 
-    /** A message with a generated id (a random UUID). */
+    /**
+     * A message with a generated id (a random UUID).
+     *
+     * @param payload the payload
+     * @param dueAt when the message is due
+     * @return the message
+     */
     public static ScheduledMessage of(Object payload, Instant dueAt) {
         return new ScheduledMessage(UUID.randomUUID().toString(), payload, dueAt);
     }

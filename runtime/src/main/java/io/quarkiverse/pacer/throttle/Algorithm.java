@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.throttle;
 
+// @formatter:off
 /**
  * How a {@link Throttled} policy counts permits. Every algorithm is decided by one atomic Lua script in Redis, with
  * time taken from the Redis server ({@code TIME}), so all instances of an application share one limit exactly.
@@ -7,8 +8,10 @@ package io.quarkiverse.pacer.throttle;
  * Example:
  *
  * <pre>{@code
- * &#64;Throttled(limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
- * public List<Hit> search(String q) { ... }
+ * @Throttled(limit = 100, window = "1m", algorithm = Algorithm.SLIDING_WINDOW)
+ * public List<Hit> search(String q) {
+ *     return index.search(q);
+ * }
  * }</pre>
  *
  * <table>
@@ -50,6 +53,7 @@ package io.quarkiverse.pacer.throttle;
  * </tr>
  * </table>
  */
+// @formatter:on
 public enum Algorithm {
 
     /**

@@ -5,20 +5,22 @@ import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.pacer.runtime.throttle.http.HttpClientAddress;
 
+// @formatter:off
 /**
  * A built-in {@link ThrottleKeyResolver}: the address of the HTTP client making the current request (the remote host
  * as Vert.x sees it, which honours {@code quarkus.http.proxy.*} forwarding settings). Requires Quarkus Vert.x HTTP
  * (for example through Quarkus REST); using it without fails the build. Calls outside an HTTP request share the
  * {@code null} key.
  *
- * <pre>
- * {@code
- * &#64;Throttled(limit = 20, window = "1s", key = ClientAddressKeyResolver.class)
- * &#64;GET
- * public String hello() { ... }
+ * <pre>{@code
+ * @Throttled(limit = 20, window = "1s", key = ClientAddressKeyResolver.class)
+ * @GET
+ * public String hello() {
+ *     return "hello";
  * }
- * </pre>
+ * }</pre>
  */
+// @formatter:on
 @Singleton
 public class ClientAddressKeyResolver implements ThrottleKeyResolver {
 

@@ -1,15 +1,19 @@
 package io.quarkiverse.pacer.throttle;
 
+// @formatter:off
 /**
  * What a {@link Throttled} method does when a policy rejects the call.
  * <p>
  * Example: wait up to two seconds for a permit instead of failing at once:
  *
  * <pre>{@code
- * &#64;Throttled(limit = 5, window = "1s", onLimit = OnLimit.WAIT, maxWait = "2s")
- * public Quote fetchQuote(String symbol) { ... }
+ * @Throttled(limit = 5, window = "1s", onLimit = OnLimit.WAIT, maxWait = "2s")
+ * public Quote fetchQuote(String symbol) {
+ *     return quotes.fetch(symbol);
+ * }
  * }</pre>
  */
+// @formatter:on
 public enum OnLimit {
 
     /** Throw {@link ThrottledException} at once (for asynchronous methods: fail the returned {@code Uni}/stage). */

@@ -8,16 +8,20 @@ import jakarta.interceptor.InvocationContext;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InstanceHandle;
 
+// @formatter:off
 /**
  * A built-in {@link ThrottleKeyResolver}: the name of the caller's {@link Principal} (from Quarkus Security), so each
  * authenticated user gets their own limit. Anonymous callers (no principal, or an empty name) share the {@code null}
  * key.
  *
  * <pre>{@code
- * &#64;Throttled(limit = 60, window = "1m", key = PrincipalKeyResolver.class)
- * public Profile me() { ... }
+ * @Throttled(limit = 60, window = "1m", key = PrincipalKeyResolver.class)
+ * public Profile me() {
+ *     return profiles.current();
+ * }
  * }</pre>
  */
+// @formatter:on
 @Singleton
 public class PrincipalKeyResolver implements ThrottleKeyResolver {
 

@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.throttle;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The outcome of one policy for one key, as computed atomically in Redis.
@@ -13,6 +14,7 @@ import java.time.Duration;
  * if (!decision.allowed()) {
  *     return Response.status(429).header("Retry-After", decision.retryAfter().toSeconds() + 1).build();
  * }
+ * // or let Pacer throw (and Quarkus REST answer 429): throttler.check("exports", tenantId)
  * }</pre>
  *
  * @param allowed whether the permits were granted (for a shadow policy: whether they would have been)
@@ -26,4 +28,22 @@ import java.time.Duration;
  */
 public record ThrottleDecision(boolean allowed, long limit, long remaining, Duration retryAfter, Duration resetAfter,
         String policy, String key) {
+
+    /**
+     * Returns this decision when it allowed the call, else throws the {@link ThrottledException} an annotated method
+     * would throw: with Quarkus REST, a {@code 429} response with {@code Retry-After}.
+     *
+     * <pre>{@code
+     * int remaining = throttler.acquire("exports", tenant).orThrow().remaining();
+     * }</pre>
+     *
+     * @return this decision, when {@link #allowed()}
+     * @throws ThrottledException when this decision rejected the call
+     */
+    public ThrottleDecision orThrow() {
+        if (!allowed) {
+            throw new ThrottledException(List.of(this));
+        }
+        return this;
+    }
 }

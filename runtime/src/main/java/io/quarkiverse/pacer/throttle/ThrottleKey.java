@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+// @formatter:off
 /**
  * Marks a parameter of a {@link Throttled} method as part of the throttling key, like {@code @CacheKey}: each distinct
  * value gets its own limit.
@@ -16,10 +17,13 @@ import java.lang.annotation.Target;
  * fails the build.
  *
  * <pre>{@code
- * &#64;Throttled(limit = 100, window = "1m")
- * public Uni<List<Hit>> search(@ThrottleKey String tenant, String query) { ... } // 100 per minute per tenant
+ * @Throttled(limit = 100, window = "1m") // 100 per minute per tenant
+ * public Uni<List<Hit>> search(@ThrottleKey String tenant, String query) {
+ *     return index.search(tenant, query);
+ * }
  * }</pre>
  */
+// @formatter:on
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)

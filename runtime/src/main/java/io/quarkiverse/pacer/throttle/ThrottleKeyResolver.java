@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.throttle;
 
 import jakarta.interceptor.InvocationContext;
 
+// @formatter:off
 /**
  * Computes the throttling key of a {@link Throttled} invocation, for keys that are not simply method arguments.
  * Implementations are CDI beans (for example {@code @ApplicationScoped} or {@code @Singleton}) selected with
@@ -10,24 +11,26 @@ import jakarta.interceptor.InvocationContext;
  * Two resolvers are built in: {@link PrincipalKeyResolver} (the caller's principal name) and
  * {@link ClientAddressKeyResolver} (the HTTP client's address, when Quarkus Vert.x HTTP is present).
  *
- * <pre>
- * {@code
- * &#64;ApplicationScoped
+ * <pre>{@code
+ * @ApplicationScoped
  * public class ApiKeyResolver implements ThrottleKeyResolver {
- *     &#64;Inject
+ *     @Inject
  *     HttpHeaders headers;
  *
- *     &#64;Override
+ *     @Override
  *     public String resolve(InvocationContext invocation) {
  *         return headers.getHeaderString("X-Api-Key");
  *     }
  * }
  *
- * &#64;Throttled(limit = 1000, window = "1h", key = ApiKeyResolver.class)
- * public Report report() { ... }
+ * // on a bean method
+ * @Throttled(limit = 1000, window = "1h", key = ApiKeyResolver.class)
+ * public Report report() {
+ *     return reports.build();
  * }
- * </pre>
+ * }</pre>
  */
+// @formatter:on
 public interface ThrottleKeyResolver {
 
     /**

@@ -43,6 +43,8 @@ public final class ThrottleLimit {
      * {@code limit} permits per the policy's window; the burst is the limit.
      *
      * @throws IllegalArgumentException when {@code limit} is not positive
+     * @param limit permits per window, positive
+     * @return the limit
      */
     public static ThrottleLimit of(int limit) {
         return of(limit, null, 0);
@@ -53,6 +55,8 @@ public final class ThrottleLimit {
      *
      * @param window at least one millisecond, in whole milliseconds; {@code null} means the policy's window
      * @throws IllegalArgumentException when {@code limit} is not positive or the window is invalid
+     * @param limit permits per window, positive
+     * @return the limit
      */
     public static ThrottleLimit of(int limit, Duration window) {
         return of(limit, window, 0);
@@ -65,6 +69,8 @@ public final class ThrottleLimit {
      * @param window at least one millisecond, in whole milliseconds; {@code null} means the policy's window
      * @param burst positive, or {@code 0} for the limit
      * @throws IllegalArgumentException when a value is out of range
+     * @param limit permits per window, positive
+     * @return the limit
      */
     public static ThrottleLimit of(int limit, Duration window, int burst) {
         if (limit <= 0) {
@@ -79,35 +85,65 @@ public final class ThrottleLimit {
         return new ThrottleLimit(Kind.LIMITED, limit, window, burst);
     }
 
-    /** The policy does not apply to the key: its calls are neither counted nor rejected by it. */
+    /**
+     * The policy does not apply to the key: its calls are neither counted nor rejected by it.
+     *
+     * @return the unlimited answer
+     */
     public static ThrottleLimit unlimited() {
         return UNLIMITED;
     }
 
-    /** Every call of the key is rejected by the policy, without asking Redis. */
+    /**
+     * Every call of the key is rejected by the policy, without asking Redis.
+     *
+     * @return the blocking answer
+     */
     public static ThrottleLimit blocked() {
         return BLOCKED;
     }
 
+    /**
+     * Whether the policy does not apply to the key.
+     *
+     * @return whether this is {@link #unlimited()}
+     */
     public boolean isUnlimited() {
         return kind == Kind.UNLIMITED;
     }
 
+    /**
+     * Whether every call of the key is rejected.
+     *
+     * @return whether this is {@link #blocked()}
+     */
     public boolean isBlocked() {
         return kind == Kind.BLOCKED;
     }
 
-    /** Permits per window; {@code 0} for {@link #unlimited()} and {@link #blocked()}. */
+    /**
+     * Permits per window; {@code 0} for {@link #unlimited()} and {@link #blocked()}.
+     *
+     * @return the permits per window
+     */
     public int limit() {
         return limit;
     }
 
-    /** The window of its own, or empty for the policy's window. */
+    /**
+     * The window of its own, or empty for the policy's window.
+     *
+     * @return the window, or empty
+     */
     public Optional<Duration> window() {
         return Optional.ofNullable(window);
     }
 
-    /** The burst; {@code 0} means the limit. */
+    /**
+     * The burst; {@code 0} means the limit.
+     *
+     * @return the burst
+     */
     public int burst() {
         return burst;
     }

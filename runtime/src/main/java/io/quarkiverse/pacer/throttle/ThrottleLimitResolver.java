@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.throttle;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 
+// @formatter:off
 /**
  * Gives each key of a policy its own limit, for APIs sold in plans: selected with {@link Throttled#limits()}, it
  * answers, for a key, the {@link ThrottleLimit} to apply. Implementations are CDI beans (for example
@@ -20,14 +21,13 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
  * Precedence: a runtime override ({@link Throttler#override}) beats this resolver, which beats the configuration
  * ({@code quarkus.pacer.throttle."<policy>".*}), which beats the annotation.
  *
- * <pre>
- * {@code
- * &#64;ApplicationScoped
+ * <pre>{@code
+ * @ApplicationScoped
  * public class PlanLimits implements ThrottleLimitResolver {
- *     &#64;Inject
+ *     @Inject
  *     Customers customers;
  *
- *     &#64;Override
+ *     @Override
  *     public ThrottleLimit resolve(String policy, String key) {
  *         return switch (customers.planOf(key)) {
  *             case FREE -> ThrottleLimit.of(100, Duration.ofMinutes(1));
@@ -38,11 +38,14 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
  *     }
  * }
  *
- * &#64;Throttled(name = "api", limit = 100, window = "1m", limits = PlanLimits.class)
- * public Report report(&#64;ThrottleKey String customer) { ... }
+ * // on a bean method
+ * @Throttled(name = "api", limit = 100, window = "1m", limits = PlanLimits.class)
+ * public Report report(@ThrottleKey String customer) {
+ *     return reports.build(customer);
  * }
- * </pre>
+ * }</pre>
  */
+// @formatter:on
 public interface ThrottleLimitResolver {
 
     /**

@@ -30,6 +30,11 @@ public record ThrottleOverride(Integer limit, Duration window, Integer burst, Bo
 
     /**
      * @throws IllegalArgumentException when a value is out of range
+     * @param limit permits per window, or {@code null}
+     * @param window the window, or {@code null}
+     * @param burst the bucket capacity, or {@code null}
+     * @param enabled whether the policy applies, or {@code null}
+     * @param shadow whether the policy only records, or {@code null}
      */
     public ThrottleOverride {
         if (limit != null && limit <= 0) {
@@ -43,32 +48,70 @@ public record ThrottleOverride(Integer limit, Duration window, Integer burst, Bo
         }
     }
 
-    /** An override of nothing, to start from: {@code ThrottleOverride.of().withLimit(10)}. */
+    /**
+     * An override of nothing, to start from: {@code ThrottleOverride.of().withLimit(10)}.
+     *
+     * @return the empty override
+     */
     public static ThrottleOverride of() {
         return NONE;
     }
 
+    /**
+     * This override with {@code limit} set as well.
+     *
+     * @param limit the limit, positive
+     * @return a copy with this setting
+     */
     public ThrottleOverride withLimit(int limit) {
         return new ThrottleOverride(limit, window, burst, enabled, shadow);
     }
 
+    /**
+     * This override with {@code window} set as well.
+     *
+     * @param window the window, whole milliseconds
+     * @return a copy with this setting
+     */
     public ThrottleOverride withWindow(Duration window) {
         return new ThrottleOverride(limit, window, burst, enabled, shadow);
     }
 
+    /**
+     * This override with {@code burst} set as well.
+     *
+     * @param burst the bucket capacity, positive
+     * @return a copy with this setting
+     */
     public ThrottleOverride withBurst(int burst) {
         return new ThrottleOverride(limit, window, burst, enabled, shadow);
     }
 
+    /**
+     * This override with {@code enabled} set as well.
+     *
+     * @param enabled whether the policy applies
+     * @return a copy with this setting
+     */
     public ThrottleOverride withEnabled(boolean enabled) {
         return new ThrottleOverride(limit, window, burst, enabled, shadow);
     }
 
+    /**
+     * This override with {@code shadow} set as well.
+     *
+     * @param shadow whether the policy only records
+     * @return a copy with this setting
+     */
     public ThrottleOverride withShadow(boolean shadow) {
         return new ThrottleOverride(limit, window, burst, enabled, shadow);
     }
 
-    /** Whether it overrides nothing. */
+    /**
+     * Whether it overrides nothing.
+     *
+     * @return whether no setting is overridden
+     */
     public boolean isEmpty() {
         return equals(NONE);
     }

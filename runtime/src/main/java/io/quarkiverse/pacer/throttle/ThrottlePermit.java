@@ -19,7 +19,11 @@ package io.quarkiverse.pacer.throttle;
  */
 public interface ThrottlePermit extends AutoCloseable {
 
-    /** The decision that granted the permit. */
+    /**
+     * The decision that granted the permit.
+     *
+     * @return the granting decision
+     */
     ThrottleDecision decision();
 
     /**
@@ -28,12 +32,16 @@ public interface ThrottlePermit extends AutoCloseable {
      * other systems, which refuse writes carrying a token lower than one they already accepted: a holder that paused
      * longer than the window (and lost its lease) can then no longer overwrite its successor's work. {@code 0} when
      * the permit was granted without Redis ({@code quarkus.pacer.throttle.on-redis-failure=allow}).
+     *
+     * @return the fencing token
      */
     long fencingToken();
 
     /**
      * Whether the permit is still held: not closed, and no renewal found its lease expired (after a pause longer than
      * the window). A lost permit may be held by someone else: stop writing.
+     *
+     * @return whether the permit is still held
      */
     boolean isHeld();
 

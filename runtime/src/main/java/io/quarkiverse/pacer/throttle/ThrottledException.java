@@ -39,6 +39,8 @@ public class ThrottledException extends RuntimeException {
 
     /**
      * The decisions of the policies that rejected the call (several when stacked policies all rejected).
+     *
+     * @return the rejecting decisions, at least one
      */
     public List<ThrottleDecision> decisions() {
         return decisions;
@@ -46,6 +48,8 @@ public class ThrottledException extends RuntimeException {
 
     /**
      * The most restrictive rejecting decision: the one with the longest {@link ThrottleDecision#retryAfter()}.
+     *
+     * @return the decision with the longest retry-after
      */
     public ThrottleDecision decision() {
         ThrottleDecision worst = decisions.get(0);
@@ -59,6 +63,8 @@ public class ThrottledException extends RuntimeException {
 
     /**
      * How long to wait before a retry can succeed: the longest retry-after of the rejecting policies.
+     *
+     * @return the longest retry-after
      */
     public Duration retryAfter() {
         return decision().retryAfter();

@@ -54,15 +54,15 @@ class DelayedCancelRescheduleTest {
         // cancel: the message is gone, with its stored payload
         // Due in an hour, so no delivery can race the cancel however slow the machine: a failed cancel would leave it
         // waiting, and the queue is empty at the end.
-        queue.schedule("reminders", "cancelled", "never", Duration.ofHours(1));
+        queue.scheduleWithId("reminders", "cancelled", "never", Duration.ofHours(1));
         assertThat(exists("cancelled")).isTrue();
         assertThat(queue.cancel("reminders", "cancelled")).isTrue();
         assertThat(queue.cancel("reminders", "cancelled")).isFalse();
         assertThat(exists("cancelled")).isFalse();
 
         // reschedule: same id, new due time and payload; delivered once, with the new payload
-        queue.schedule("reminders", "moved", "old", Instant.now().plus(Duration.ofHours(1)));
-        queue.schedule("reminders", "moved", "new", Duration.ofSeconds(1));
+        queue.scheduleWithId("reminders", "moved", "old", Instant.now().plus(Duration.ofHours(1)));
+        queue.scheduleWithId("reminders", "moved", "new", Duration.ofSeconds(1));
         assertThat(queue.size("reminders")).isEqualTo(1);
 
         // ifAbsent: the second call changes nothing
@@ -70,7 +70,7 @@ class DelayedCancelRescheduleTest {
         assertThat(queue.scheduleIfAbsent("reminders", "once", "second", Duration.ZERO)).isFalse();
         assertThat(queue.size("reminders")).isEqualTo(2);
 
-        queue.schedule("reminders", "marker", "last", Duration.ofMillis(2500));
+        queue.scheduleWithId("reminders", "marker", "last", Duration.ofMillis(2500));
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.contains("marker=last"));
         assertThat(consumer.received).containsExactly("moved=new", "once=first", "marker=last");
         assertThat(queue.size("reminders")).isZero();

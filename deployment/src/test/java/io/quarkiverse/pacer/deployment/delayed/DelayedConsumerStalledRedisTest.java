@@ -84,7 +84,7 @@ class DelayedConsumerStalledRedisTest {
 
         // Calls on the stalled connection fail within their budget until Pacer gives it up and opens a fresh one.
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
-            queue.schedule("stall", "after", "after", Duration.ZERO);
+            queue.scheduleWithId("stall", "after", "after", Duration.ZERO);
             return true;
         });
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.size() == 3);

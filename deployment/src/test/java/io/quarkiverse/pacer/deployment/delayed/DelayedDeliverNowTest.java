@@ -63,7 +63,7 @@ class DelayedDeliverNowTest {
 
     @Test
     void deliversWaitingMessageNow() {
-        queue.schedule("reminders", "r-1", "call mum", Duration.ofHours(1));
+        queue.scheduleWithId("reminders", "r-1", "call mum", Duration.ofHours(1));
         assertThat(queue.size("reminders")).isEqualTo(1);
 
         assertThat(queue.deliverNow("reminders", "r-1")).isTrue();
@@ -75,14 +75,14 @@ class DelayedDeliverNowTest {
 
     @Test
     void reactiveTwinDeliversNow() {
-        reactiveQueue.schedule("reminders", "r-2", "water plants", Duration.ofHours(2)).await().indefinitely();
+        reactiveQueue.scheduleWithId("reminders", "r-2", "water plants", Duration.ofHours(2)).await().indefinitely();
         assertThat(reactiveQueue.deliverNow("reminders", "r-2").await().indefinitely()).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> reminders.received.contains("r-2#1:water plants"));
     }
 
     @Test
     void replaysDeadLetterWithAttemptsReset() {
-        queue.schedule("reminders", "r-3", "fail", Duration.ZERO);
+        queue.scheduleWithId("reminders", "r-3", "fail", Duration.ZERO);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.deadLetterCount("reminders") == 1);
         assertThat(reminders.received).containsOnlyOnce("r-3#1:fail");
 
@@ -96,7 +96,7 @@ class DelayedDeliverNowTest {
 
     @Test
     void leavesInFlightMessageAlone() throws InterruptedException {
-        queue.schedule("reminders", "r-4", "slow", Duration.ZERO);
+        queue.scheduleWithId("reminders", "r-4", "slow", Duration.ZERO);
         assertThat(reminders.slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(queue.deliverNow("reminders", "r-4")).isFalse();
         reminders.releaseSlow.countDown();

@@ -45,11 +45,11 @@ class DelayedDurabilityPerQueueTest {
 
     @Test
     void onlyTheQueueSetToReplicasWaitsForOne() {
-        assertThatThrownBy(() -> queue.schedule("durable", "m-1", "payload", Duration.ofMinutes(5)))
+        assertThatThrownBy(() -> queue.scheduleWithId("durable", "m-1", "payload", Duration.ofMinutes(5)))
                 .isInstanceOf(DurabilityUnavailableException.class)
                 .hasMessageStartingWith("quarkus.pacer.delayed.durability=replicas: message m-1 of queue durable was"
                         + " not stored");
-        queue.schedule("plain", "m-1", "payload", Duration.ofMinutes(5));
+        queue.scheduleWithId("plain", "m-1", "payload", Duration.ofMinutes(5));
         queue.schedule("plain", "payload", Duration.ofMinutes(5));
 
         assertThat(queue.size("durable")).isZero();

@@ -50,7 +50,7 @@ class DelayedDurabilityWithoutReplicaTest {
         long waitsBefore = waits();
         for (int i = 1; i <= 2; i++) {
             String id = "m-" + i;
-            assertThatThrownBy(() -> queue.schedule("durable", id, "payload", Duration.ofMinutes(5)))
+            assertThatThrownBy(() -> queue.scheduleWithId("durable", id, "payload", Duration.ofMinutes(5)))
                     .isInstanceOf(DurabilityUnavailableException.class)
                     .hasMessage("quarkus.pacer.delayed.durability=replicas: message " + id + " of queue durable was not"
                             + " stored: shard 0 of the queue lives on Redis master of client <default>, which has no"

@@ -70,7 +70,7 @@ class DelayedGracefulShutdownTest {
     @Test
     void releasesUnstartedAndFinishesRunning() throws Exception {
         for (int i = 0; i < 5; i++) {
-            queue.schedule("closing", "m-" + i, "m-" + i, Duration.ZERO);
+            queue.scheduleWithId("closing", "m-" + i, "m-" + i, Duration.ZERO);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.started.size() == 1
                 && consumers.stats("closing").claimed() == 5);

@@ -69,11 +69,11 @@ class DelayedLeaseExpiryTest {
     @Test
     void redeliveredAfterTheLeaseOfADeadConsumerExpires() {
         // Fill the application's consumer (1 running + 1 waiting with batch-size 1), so it cannot claim the victim.
-        queue.schedule("leases", "blocker-1", "blocker", Duration.ZERO);
-        queue.schedule("leases", "blocker-2", "blocker", Duration.ZERO);
+        queue.scheduleWithId("leases", "blocker-1", "blocker", Duration.ZERO);
+        queue.scheduleWithId("leases", "blocker-2", "blocker", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> consumers.stats("leases").claimed() == 2);
 
-        queue.schedule("leases", "victim", "victim", Duration.ZERO);
+        queue.scheduleWithId("leases", "victim", "victim", Duration.ZERO);
         Response claim = redis.eval(DelayedScripts.CLAIM,
                 RedisCommands.shardKeys("pacer:d:{leases}:"),
                 List.of("10", "500", "100", "dead-consumer")).await().atMost(Duration.ofSeconds(5));

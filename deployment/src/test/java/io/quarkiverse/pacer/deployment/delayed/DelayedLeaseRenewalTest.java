@@ -65,7 +65,7 @@ class DelayedLeaseRenewalTest {
 
     @Test
     void leaseIsRenewedWhileTheHandlerRuns() {
-        queue.schedule("long-running", "slow", "payload", Duration.ZERO);
+        queue.scheduleWithId("long-running", "slow", "payload", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.started.size() == 1);
 
         LuaScript claim = DelayedScripts.CLAIM;

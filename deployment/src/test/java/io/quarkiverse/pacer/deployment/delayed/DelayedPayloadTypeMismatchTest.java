@@ -66,7 +66,7 @@ class DelayedPayloadTypeMismatchTest {
                         + ", so a String is taken as its JSON, and this one is not a JSON " + OrderRef.class.getName()
                         + " (")
                 .hasMessageEndingWith("); schedule a " + OrderRef.class.getName() + " or its JSON as a String");
-        assertThatThrownBy(() -> queue.schedule("order-timeout", "o-1", "{\"id\":\"forty-two\"}",
+        assertThatThrownBy(() -> queue.scheduleWithId("order-timeout", "o-1", "{\"id\":\"forty-two\"}",
                 Duration.ofMinutes(30)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("is not a JSON " + OrderRef.class.getName());

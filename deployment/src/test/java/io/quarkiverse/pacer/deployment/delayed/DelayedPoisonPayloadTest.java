@@ -55,8 +55,8 @@ class DelayedPoisonPayloadTest {
         // schedule refuses a String that is not the JSON of an Order.
         redisQueue.scheduleText("orders", "poison", "this is not JSON", Duration.ZERO, null).await()
                 .atMost(Duration.ofSeconds(10));
-        queue.schedule("orders", "good-1", new Order(1), Duration.ofMillis(100));
-        queue.schedule("orders", "good-2", new Order(2), Duration.ofMillis(200));
+        queue.scheduleWithId("orders", "good-1", new Order(1), Duration.ofMillis(100));
+        queue.scheduleWithId("orders", "good-2", new Order(2), Duration.ofMillis(200));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.size() == 2);
         assertThat(consumer.received).containsExactly(1L, 2L);

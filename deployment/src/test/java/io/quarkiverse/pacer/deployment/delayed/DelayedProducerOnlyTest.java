@@ -48,7 +48,7 @@ class DelayedProducerOnlyTest {
     @Test
     void schedulesWithoutConsuming() {
         assertThat(consumers.consumedQueues()).isEmpty();
-        queue.schedule("produced", "p-1", "due now", Duration.ZERO);
+        queue.scheduleWithId("produced", "p-1", "due now", Duration.ZERO);
         await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
                 .until(() -> consumer.calls.get() == 0 && queue.size("produced") == 1);
     }

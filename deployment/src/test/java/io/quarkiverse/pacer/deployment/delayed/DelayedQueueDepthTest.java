@@ -47,12 +47,12 @@ class DelayedQueueDepthTest {
         QueueDepth empty = reactive.depth("depth-queue").await().atMost(Duration.ofSeconds(5));
         assertThat(empty).isEqualTo(new QueueDepth("depth-queue", 0, 0, 0, 0, -1));
 
-        queue.schedule("depth-queue", "later-1", "a", Duration.ofMinutes(30));
-        queue.schedule("depth-queue", "later-2", "b", Duration.ofHours(2));
+        queue.scheduleWithId("depth-queue", "later-1", "a", Duration.ofMinutes(30));
+        queue.scheduleWithId("depth-queue", "later-2", "b", Duration.ofHours(2));
         Instant start = Instant.now();
-        queue.schedule("depth-queue", "late-1", "c", start.minusSeconds(60));
-        queue.schedule("depth-queue", "late-2", "d", start.minusSeconds(5));
-        queue.schedule("depth-queue", "late-3", "e", Duration.ZERO);
+        queue.scheduleWithId("depth-queue", "late-1", "c", start.minusSeconds(60));
+        queue.scheduleWithId("depth-queue", "late-2", "d", start.minusSeconds(5));
+        queue.scheduleWithId("depth-queue", "late-3", "e", Duration.ZERO);
 
         QueueDepth depth = reactive.depth("depth-queue").await().atMost(Duration.ofSeconds(5));
         long elapsed = Duration.between(start, Instant.now()).toMillis();

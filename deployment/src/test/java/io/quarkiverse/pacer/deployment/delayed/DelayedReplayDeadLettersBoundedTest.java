@@ -40,7 +40,7 @@ class DelayedReplayDeadLettersBoundedTest {
     @Test
     void replaysOnlyWhatWasDeadAtTheStart() {
         for (int i = 0; i < BEFORE + AFTER; i++) {
-            queue.schedule("replay-bound", "m" + i, "payload " + i, Duration.ofHours(1));
+            queue.scheduleWithId("replay-bound", "m" + i, "payload " + i, Duration.ofHours(1));
         }
         long later = System.currentTimeMillis() + Duration.ofHours(1).toMillis();
         for (int i = 0; i < BEFORE + AFTER; i++) {

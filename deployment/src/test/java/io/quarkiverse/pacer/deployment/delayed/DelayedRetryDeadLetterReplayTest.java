@@ -58,7 +58,7 @@ class DelayedRetryDeadLetterReplayTest {
 
     @Test
     void retriesThenDeadLettersThenReplays() {
-        queue.schedule("payments", "o-1", new Order(1, "ada"), Duration.ZERO);
+        queue.scheduleWithId("payments", "o-1", new Order(1, "ada"), Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.deadLetterCount("payments") == 1);
         assertThat(consumer.attempts).containsExactly("o-1#1:ada", "o-1#2:ada", "o-1#3:ada");
         assertThat(queue.size("payments")).isZero();
@@ -84,8 +84,8 @@ class DelayedRetryDeadLetterReplayTest {
 
         // purge: two more dead letters, deleted with their hashes
         consumer.fixed = false;
-        queue.schedule("payments", "o-2", new Order(2, "bob"), Duration.ZERO);
-        queue.schedule("payments", "o-3", new Order(3, "cy"), Duration.ZERO);
+        queue.scheduleWithId("payments", "o-2", new Order(2, "bob"), Duration.ZERO);
+        queue.scheduleWithId("payments", "o-3", new Order(3, "cy"), Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.deadLetterCount("payments") == 2);
         assertThat(queue.purge("payments", "o-2")).isTrue();
         assertThat(queue.purgeDeadLetters("payments")).isEqualTo(1);

@@ -28,7 +28,7 @@ import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * {@code scheduleAll} stores many messages with the upsert semantics of {@code schedule(queue, id, payload, Instant)}
+ * {@code scheduleAll} stores many messages with the upsert semantics of {@code scheduleWithId(queue, id, payload, Instant)}
  * (an existing id is replaced; of two in one call the later wins), in one script call per 1,000 messages per shard,
  * and bad input stores nothing.
  */
@@ -65,7 +65,7 @@ class DelayedScheduleAllTest {
     @Test
     void storesAllWithUpsertSemantics() {
         Instant later = Instant.now().plus(Duration.ofHours(1));
-        queue.schedule("bulk", "existing", "old", later);
+        queue.scheduleWithId("bulk", "existing", "old", later);
 
         Instant soon = Instant.now().plusMillis(500);
         List<ScheduledMessage> messages = new ArrayList<>();

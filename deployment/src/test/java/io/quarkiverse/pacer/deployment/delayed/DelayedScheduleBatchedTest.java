@@ -69,7 +69,7 @@ class DelayedScheduleBatchedTest {
         List<Integer> stored = concurrently(producer -> {
             for (int i = 0; i < PER_PRODUCER; i++) {
                 int n = producer * PER_PRODUCER + i;
-                queue.schedule("batched", "m-" + n, n, Duration.ofSeconds(1));
+                queue.scheduleWithId("batched", "m-" + n, n, Duration.ofSeconds(1));
             }
             return PER_PRODUCER;
         });

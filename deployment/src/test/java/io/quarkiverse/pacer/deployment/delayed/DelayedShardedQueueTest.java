@@ -75,7 +75,7 @@ class DelayedShardedQueueTest {
         // Due in an hour: the spread is read before any consumer may claim, however slow scheduling is.
         Instant later = Instant.now().plus(Duration.ofHours(1));
         for (int i = 0; i < MESSAGES; i++) {
-            queue.schedule("sharded", "m-" + i, "payload " + i, later);
+            queue.scheduleWithId("sharded", "m-" + i, "payload " + i, later);
         }
         for (int shard = 0; shard < 4; shard++) {
             assertThat(zcard("pacer:d:{sharded#" + shard + "}:due")).as("shard " + shard).isPositive();
@@ -86,7 +86,7 @@ class DelayedShardedQueueTest {
         // Upsert by id: the same messages, due now, on the shards they already occupy.
         Instant now = Instant.now();
         for (int i = 1; i < MESSAGES; i++) {
-            queue.schedule("sharded", "m-" + i, "payload " + i, now);
+            queue.scheduleWithId("sharded", "m-" + i, "payload " + i, now);
         }
 
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.calls.get() >= MESSAGES - 1);

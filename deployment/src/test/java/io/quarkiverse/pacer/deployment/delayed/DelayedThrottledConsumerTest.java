@@ -61,7 +61,7 @@ class DelayedThrottledConsumerTest {
     @Test
     void burstDrainsAtTheAllowedRateWithoutConsumingAttempts() {
         for (int i = 0; i < 3 * N; i++) {
-            queue.schedule(QUEUE, "m" + i, "payload " + i, Duration.ZERO);
+            queue.scheduleWithId(QUEUE, "m" + i, "payload " + i, Duration.ZERO);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> consumer.handled.size() == 3 * N);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size(QUEUE) == 0);

@@ -85,7 +85,7 @@ class DelayedTwoConsumersTest {
         Instant due = Instant.now().plusMillis(1500);
         // At most 16 calls in flight: the Redis client's connection pool bounds concurrent requests.
         Multi.createFrom().range(0, MESSAGES)
-                .onItem().transformToUni(i -> reactiveQueue.schedule("shared", "m-" + i, "m-" + i, due)).merge(16)
+                .onItem().transformToUni(i -> reactiveQueue.scheduleWithId("shared", "m-" + i, "m-" + i, due)).merge(16)
                 .collect().asList().await().atMost(Duration.ofSeconds(60));
 
         assertThat(consumer.entered.await(60, TimeUnit.SECONDS)).as("the application took a message").isTrue();

@@ -39,7 +39,7 @@ class DelayedUnconsumedQueueProducerOnlyTest {
     @Test
     void schedulesOnOtherApplicationsQueue() {
         try (LogCapture log = LogCapture.of(UnconsumedQueues.class, Level.WARNING)) {
-            queue.schedule("invoices", "i-1", "invoice 1", Duration.ofHours(1));
+            queue.scheduleWithId("invoices", "i-1", "invoice 1", Duration.ofHours(1));
             assertThat(log.messages()).isEmpty();
         }
         assertThat(queue.size("invoices")).isEqualTo(1);

@@ -51,11 +51,11 @@ class DelayedUnconsumedQueueWarningTest {
     void warnsOncePerUnconsumedQueue() {
         List<String> warnings;
         try (LogCapture log = LogCapture.of(UnconsumedQueues.class, Level.WARNING)) {
-            queue.schedule("order-timeout", "o-1", "order 1", Duration.ofHours(1));
-            queue.schedule("order-timeuot", "o-2", "order 2", Duration.ofHours(1));
-            queue.schedule("order-timeuot", "o-3", "order 3", Duration.ofHours(1));
-            queue.schedule("remindres", "r-1", "call mum", Duration.ofHours(1));
-            queue.schedule("reminders", "r-2", "water plants", Duration.ofHours(1));
+            queue.scheduleWithId("order-timeout", "o-1", "order 1", Duration.ofHours(1));
+            queue.scheduleWithId("order-timeuot", "o-2", "order 2", Duration.ofHours(1));
+            queue.scheduleWithId("order-timeuot", "o-3", "order 3", Duration.ofHours(1));
+            queue.scheduleWithId("remindres", "r-1", "call mum", Duration.ofHours(1));
+            queue.scheduleWithId("reminders", "r-2", "water plants", Duration.ofHours(1));
             warnings = List.copyOf(log.messages());
         }
         assertThat(queue.size("order-timeuot")).isEqualTo(2);

@@ -47,7 +47,7 @@ class DelayedUniFailureRetryTest {
 
     @Test
     void failedUniIsRetried() {
-        queue.schedule("reactive-retry", "r", "payload", Duration.ZERO);
+        queue.scheduleWithId("reactive-retry", "r", "payload", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.attempts.size() == 3);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size("reactive-retry") == 0);
         assertThat(consumer.attempts).containsExactly("r#1", "r#2", "r#3");

@@ -66,7 +66,7 @@ class DelayedVanishedMessageHashTest {
     void upsertAfterAVanishedHashLeavesNoStaleDeadLetter() {
         deadLetterWithoutHash("b");
 
-        queue.schedule("vanish", "b", "again", Duration.ofHours(1));
+        queue.scheduleWithId("vanish", "b", "again", Duration.ofHours(1));
         assertThat(send(redis, "ZSCORE", setKey("vanish", "dead"), "b")).as("dead-letter entry").isNull();
         assertThat(queue.deadLetterCount("vanish")).isZero();
         assertThat(queue.size("vanish")).isEqualTo(1);
@@ -74,7 +74,7 @@ class DelayedVanishedMessageHashTest {
     }
 
     private void deadLetterWithoutHash(String id) {
-        queue.schedule("vanish", id, "payload", Duration.ZERO);
+        queue.scheduleWithId("vanish", id, "payload", Duration.ZERO);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> send(redis, "ZSCORE", setKey("vanish", "dead"), id) != null);
         send(redis, "HDEL", messagesKey("vanish"), id);

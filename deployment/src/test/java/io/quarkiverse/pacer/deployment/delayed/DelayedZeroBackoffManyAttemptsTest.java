@@ -60,7 +60,7 @@ class DelayedZeroBackoffManyAttemptsTest {
 
     @Test
     void the1025thFailureIsRetried() {
-        queue.schedule("zero-backoff", "m", "payload", Duration.ofHours(1));
+        queue.scheduleWithId("zero-backoff", "m", "payload", Duration.ofHours(1));
         // As if 1024 attempts had failed already; then make it due now.
         String stored = send(redis, "HGET", messagesKey("zero-backoff"), "m").toString();
         // <encoding><due>:<attempts>:<redeliveries>:<payload>

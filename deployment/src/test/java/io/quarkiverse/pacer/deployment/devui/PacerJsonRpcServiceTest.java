@@ -215,9 +215,9 @@ class PacerJsonRpcServiceTest {
 
     @Test
     void listsQueuesBrowsesAndActs() {
-        queue.schedule("rpc-queue", "w-1", new Order(1), Duration.ofHours(1));
-        queue.schedule("rpc-queue", "w-2", new Order(2), Duration.ofHours(2));
-        queue.schedule("rpc-queeu", "typo-1", new Order(3), Duration.ofHours(1));
+        queue.scheduleWithId("rpc-queue", "w-1", new Order(1), Duration.ofHours(1));
+        queue.scheduleWithId("rpc-queue", "w-2", new Order(2), Duration.ofHours(2));
+        queue.scheduleWithId("rpc-queeu", "typo-1", new Order(3), Duration.ofHours(1));
 
         JsonArray queues = result(delayQueues.getQueues());
         assertThat(queues.size()).isEqualTo(2);

@@ -20,13 +20,13 @@ class ThrottleInvalidConfigTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Api.class))
-            .overrideConfigKey("quarkus.pacer.throttle.\"api\".window", "soon")
+            .overrideConfigKey("quarkus.pacer.throttle.\"api\".window", "PT0.0005S")
             .overrideConfigKey("quarkus.pacer.throttle.\"api\".limit", "0")
             .overrideConfigKey("quarkus.pacer.throttle.\"bucket\".burst", "2")
             .overrideConfigKey("quarkus.pacer.throttle.\"half-configured\".limit", "5")
             .assertException(failure -> assertThat(Failures.messages(failure))
                     .contains("quarkus.pacer.throttle.\"api\".limit must be positive, was 0")
-                    .contains("quarkus.pacer.throttle.\"api\".window: \"soon\" is not a duration")
+                    .contains("quarkus.pacer.throttle.\"api\".window: \"PT0.0005S\" is shorter than the minimum window of 1ms")
                     .contains("quarkus.pacer.throttle.\"bucket\".burst: the capacity 2 is below the cost 3 of "
                             + Api.class.getName() + "#bulk()")
                     .contains("quarkus.pacer.throttle.\"half-configured\".window is required"));

@@ -89,7 +89,7 @@ class TracingAbsentTest {
         assertThat(Arc.container().select(ThrottleTracing.class).isResolvable()).isFalse();
 
         assertThat(limited.call()).isEqualTo("ok");
-        queue.schedule("untraced", "m", "hello", Duration.ofHours(1));
+        queue.scheduleWithId("untraced", "m", "hello", Duration.ofHours(1));
         // <encoding><due>:<attempts>:<redeliveries>:<payload>, the layout of messages stored before tracing existed
         String stored = send(redis, "HGET", messagesKey("untraced"), "m").toString();
         assertThat(stored).matches("t\\d+:0:0:hello");

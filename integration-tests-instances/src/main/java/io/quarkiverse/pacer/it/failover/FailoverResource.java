@@ -39,7 +39,7 @@ public class FailoverResource {
     @Path("/schedule/{id}")
     public Response schedule(@PathParam("id") String id) {
         try {
-            queue.schedule(QUEUE, id, id, DELAY);
+            queue.scheduleWithId(QUEUE, id, id, DELAY);
             return Response.noContent().build();
         } catch (RuntimeException e) {
             return Response.status(Response.Status.SERVICE_UNAVAILABLE).entity(e.toString()).build();

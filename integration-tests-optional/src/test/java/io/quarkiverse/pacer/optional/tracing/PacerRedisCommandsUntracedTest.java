@@ -84,7 +84,7 @@ class PacerRedisCommandsUntracedTest {
             for (int i = 0; i < 3; i++) {
                 assertThat(api.call()).isEqualTo("ok");
             }
-            queue.schedule(QUEUE, "m1", "payload", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, "m1", "payload", Duration.ZERO);
             redis.value(String.class).set("untraced-application-key", "value");
         });
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> consumer.delivered.contains("payload"));

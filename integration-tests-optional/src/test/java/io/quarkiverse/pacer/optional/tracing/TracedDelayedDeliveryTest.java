@@ -99,7 +99,7 @@ class TracedDelayedDeliveryTest {
     @Test
     void theDeliveryContinuesTheTraceOfTheRequestThatScheduled() throws IOException {
         Span request = InMemorySpans.inSpan(tracer.spanBuilder("POST /orders").setSpanKind(SpanKind.SERVER), () -> {
-            queue.schedule(QUEUE, "m1", "hello", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, "m1", "hello", Duration.ZERO);
         });
         String traceId = request.getSpanContext().getTraceId();
 
@@ -137,7 +137,7 @@ class TracedDelayedDeliveryTest {
     @Test
     void deliverNowKeepsTheContextTheMessageWasScheduledWith() {
         Span scheduling = InMemorySpans.inSpan(tracer.spanBuilder("schedule"), () -> {
-            queue.schedule(QUEUE, "m2", "later", Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, "m2", "later", Duration.ofHours(1));
         });
         SpanData send = spans.await(1, named(QUEUE + " send")).get(0);
         Span operator = InMemorySpans.inSpan(tracer.spanBuilder("operator"), () -> {
@@ -153,11 +153,11 @@ class TracedDelayedDeliveryTest {
     @Test
     void anUpsertKeepsTheContextTheMessageWasFirstScheduledWith() {
         Span first = InMemorySpans.inSpan(tracer.spanBuilder("first schedule"), () -> {
-            queue.schedule(QUEUE, "u1", "v1", Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, "u1", "v1", Duration.ofHours(1));
         });
         SpanData firstSend = spans.await(1, named(QUEUE + " send")).get(0);
         Span reschedule = InMemorySpans.inSpan(tracer.spanBuilder("reschedule"), () -> {
-            queue.schedule(QUEUE, "u1", "v2", Instant.now());
+            queue.scheduleWithId(QUEUE, "u1", "v2", Instant.now());
         });
 
         SpanData process = spans.await(1, processing(QUEUE, "u1")).get(0);
@@ -189,7 +189,7 @@ class TracedDelayedDeliveryTest {
     @Test
     void theContextCostsLessThanATraceparentPerMessage() {
         Instant due = Instant.parse("2099-01-01T00:00:00Z");
-        queue.schedule(QUEUE, "m3", "{\"order\":42}", due);
+        queue.scheduleWithId(QUEUE, "m3", "{\"order\":42}", due);
         String stored = stored(redis, QUEUE, "m3");
         // The layout without a context: t<due>:0:0:<payload>
         String untraced = "t" + due.toEpochMilli() + ":0:0:{\"order\":42}";

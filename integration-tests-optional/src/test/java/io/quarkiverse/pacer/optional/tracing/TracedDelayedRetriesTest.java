@@ -156,7 +156,7 @@ class TracedDelayedRetriesTest {
     /** Schedules a message due now inside a span of its own; returns the span's trace id. */
     private String scheduleInSpan(String queueName, String id, String payload) {
         Span request = InMemorySpans.inSpan(tracer.spanBuilder("request " + id), () -> {
-            queue.schedule(queueName, id, payload, Duration.ZERO);
+            queue.scheduleWithId(queueName, id, payload, Duration.ZERO);
         });
         return request.getSpanContext().getTraceId();
     }

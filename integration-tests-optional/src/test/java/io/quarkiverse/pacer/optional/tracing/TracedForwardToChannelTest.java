@@ -58,7 +58,7 @@ class TracedForwardToChannelTest {
     void theOutgoingMessageCarriesTheDeliverysTraceContext() {
         InMemorySink<Object> broker = connector.sink("broker");
         Span request = InMemorySpans.inSpan(tracer.spanBuilder("POST /handoff"), () -> {
-            queue.schedule(QUEUE, "h1", "to the broker", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, "h1", "to the broker", Duration.ZERO);
         });
 
         await().atMost(Duration.ofSeconds(10)).until(() -> broker.received().size() == 1);

@@ -48,7 +48,7 @@ class TracedScheduleOnCommitTest {
         @Transactional
         public void place(String order) {
             InMemorySpans.inSpan(tracer.spanBuilder("place order"), () -> {
-                queue.schedule(QUEUE, order, "payload", Duration.ZERO);
+                queue.scheduleWithId(QUEUE, order, "payload", Duration.ZERO);
                 assertThat(queue.size(QUEUE)).isZero(); // stored at the commit
             });
         }

@@ -85,8 +85,8 @@ class TracingDisabledTest {
 
         Span request = InMemorySpans.inSpan(tracer.spanBuilder("request"), () -> {
             assertThat(limited.call()).isEqualTo("ok");
-            queue.schedule(QUEUE, "later", "stored plain", Duration.ofHours(1));
-            queue.schedule(QUEUE, "now", "hello", Duration.ZERO);
+            queue.scheduleWithId(QUEUE, "later", "stored plain", Duration.ofHours(1));
+            queue.scheduleWithId(QUEUE, "now", "hello", Duration.ZERO);
         });
         assertThat(stored(redis, QUEUE, "later")).matches("t\\d+:0:0:stored plain");
         await().atMost(Duration.ofSeconds(10)).until(() -> consumer.received.contains("hello"));

@@ -17,6 +17,15 @@ import io.smallrye.config.WithParentName;
 public interface DelayedRuntimeConfig {
 
     /**
+     * Whether this instance delivers delayed messages. With {@code false} no {@code @Delayed} method is invoked and
+     * Redis is never polled for due messages on this instance, as with {@code consumer.enabled=false};
+     * {@code DelayedQueue} and {@code ReactiveDelayedQueue} keep storing, cancelling and inspecting messages, which
+     * instances with delivery enabled deliver.
+     */
+    @WithDefault("true")
+    boolean enabled();
+
+    /**
      * The safety poll: every consumer claims due messages at least this often, even if it missed a wake-up. Consumers
      * normally wake at the earliest due time and on producers' notifications, so this bounds lateness only when those
      * fail.

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.config;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkus.runtime.annotations.ConfigDocMapKey;
@@ -20,6 +21,14 @@ public interface ThrottleRuntimeConfig {
 
     /** The name of the {@link #limits()} group, which the policy map below also sees; not a policy name. */
     String LIMITS = "limits";
+
+    /**
+     * Whether {@code @Throttled} is enforced. With {@code false} every annotated method runs as if it had no
+     * {@code @Throttled}: no decision, no Redis call, no rejection (for example in a test profile, or to switch rate
+     * limiting off in an emergency). The programmatic {@code Throttler} and {@code ReactiveThrottler} keep working.
+     */
+    @WithDefault("true")
+    boolean enabled();
 
     /**
      * What a decision is when Redis is unreachable, does not answer within {@code timeout}, or answers with an error:
@@ -167,17 +176,17 @@ public interface ThrottleRuntimeConfig {
         /**
          * Permits per window (for {@code CONCURRENCY}: calls in flight); positive.
          */
-        Optional<Integer> limit();
+        OptionalInt limit();
 
         /**
          * The window, e.g. {@code 500ms}, {@code 1s}, {@code 5m}, {@code 1h}, {@code 1d} or ISO-8601 ({@code PT30S}).
          */
-        Optional<String> window();
+        Optional<Duration> window();
 
         /**
          * Bucket capacity for {@code TOKEN_BUCKET} and {@code LEAKY_BUCKET}; positive.
          */
-        Optional<Integer> burst();
+        OptionalInt burst();
 
         /**
          * The algorithm, e.g. {@code sliding-window} or {@code SLIDING_WINDOW}.

@@ -13,6 +13,7 @@ public class DelayedConsumerDefinition {
     private PayloadKind payloadKind;
     private String payloadType;
     private HandlerCompletion returnKind;
+    private HandlerExecution execution;
     private int concurrency;
     private int maxAttempts;
     private long backoffMillis;
@@ -83,6 +84,15 @@ public class DelayedConsumerDefinition {
 
     public void setReturnKind(HandlerCompletion returnKind) {
         this.returnKind = returnKind;
+    }
+
+    /** The thread that runs the method; the return kind's default when the build set none. */
+    public HandlerExecution getExecution() {
+        return execution != null ? execution : HandlerExecution.defaultFor(returnKind);
+    }
+
+    public void setExecution(HandlerExecution execution) {
+        this.execution = execution;
     }
 
     public int getConcurrency() {

@@ -14,6 +14,7 @@ import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
 import io.quarkus.redis.runtime.client.config.RedisClientConfig;
 import io.vertx.core.Future;

@@ -8,6 +8,8 @@ import java.util.function.Consumer;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
@@ -158,11 +160,11 @@ public class PacerRedis {
     public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget,
             Batchable batchable) {
         String routingKey = routingKey(keys);
-        return submitted(scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget,
+        LuaScript sent = script.toSend();
+        return submitted(scriptRequest(sent, false, keys, args), budget,
                 pending -> connections.submit(routingKey, pending.batchable(batchable)))
                 .onFailure(PacerRedis::isNoScript)
-                .recoverWithUni(() -> send(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args),
-                        budget));
+                .recoverWithUni(() -> send(routingKey, scriptRequest(sent, true, keys, args), budget));
     }
 
     /**
@@ -182,10 +184,10 @@ public class PacerRedis {
     public CompletableFuture<Response> evalFuture(LuaScript script, List<String> keys, List<String> args,
             Duration budget, Batchable batchable) {
         String routingKey = routingKey(keys);
-        return sendFuture(routingKey, scriptRequest(Command.EVALSHA, script.sha1(), keys, args), budget, batchable)
+        LuaScript sent = script.toSend();
+        return sendFuture(routingKey, scriptRequest(sent, false, keys, args), budget, batchable)
                 .exceptionallyCompose(failure -> isNoScript(failure)
-                        ? sendFuture(routingKey, scriptRequest(Command.EVAL, script.source(), keys, args), budget,
-                                null)
+                        ? sendFuture(routingKey, scriptRequest(sent, true, keys, args), budget, null)
                         : CompletableFuture.failedFuture(failure));
     }
 
@@ -212,16 +214,16 @@ public class PacerRedis {
     public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
             Duration timeout) {
         Duration budget = transport.timeout().plus(timeout);
-        return scriptThenWait(Command.EVALSHA, script.sha1(), keys, args, replicas, timeout, budget)
+        LuaScript sent = script.toSend();
+        return scriptThenWait(sent, false, keys, args, replicas, timeout, budget)
                 .onFailure(PacerRedis::isNoScript)
-                .recoverWithUni(() -> scriptThenWait(Command.EVAL, script.source(), keys, args, replicas, timeout,
-                        budget));
+                .recoverWithUni(() -> scriptThenWait(sent, true, keys, args, replicas, timeout, budget));
     }
 
-    private Uni<ReplicatedResponse> scriptThenWait(Command command, String scriptOrSha, List<String> keys,
+    private Uni<ReplicatedResponse> scriptThenWait(LuaScript script, boolean source, List<String> keys,
             List<String> args, int replicas, Duration timeout, Duration budget) {
         long budgetNanos = budget.toNanos();
-        Request scriptRequest = scriptRequest(command, scriptOrSha, keys, args);
+        Request scriptRequest = scriptRequest(script, source, keys, args);
         Request waitRequest = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
         return Uni.createFrom().emitter(emitter -> {
             Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
@@ -305,14 +307,19 @@ public class PacerRedis {
         return connections.routesBySlot() ? ClusterSlots.slot(key) : 0;
     }
 
-    static Request scriptRequest(Command command, String scriptOrSha, List<String> keys, List<String> args) {
-        Request request = Request.cmd(command).arg(scriptOrSha).arg(keys.size());
+    /**
+     * {@code EVALSHA} of {@code script} (the one {@link LuaScript#toSend()} returned), or with {@code source}, {@code EVAL}.
+     */
+    static Request scriptRequest(LuaScript script, boolean source, List<String> keys, List<String> args) {
+        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
+                .arg(source ? script.source() : script.sha1())
+                .arg(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             request.arg(keys.get(i));
         }
         for (int i = 0; i < args.size(); i++) {
             request.arg(args.get(i));
         }
-        return request;
+        return script.appendClockArgument(request);
     }
 }

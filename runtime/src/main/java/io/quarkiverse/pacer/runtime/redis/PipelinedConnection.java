@@ -6,6 +6,9 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.delay.RedisOverloadedException;
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;

@@ -34,13 +34,13 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
     }
 
     @Override
-    public Uni<ThrottlePermit> acquirePermit(String policy, String key) {
+    public Uni<ThrottlePermit> acquirePermit(String policy, Object key) {
         return leases.acquire(policy, encode(key));
     }
 
     @Override
     public <T> Uni<T> withPermit(String policy, String key, Function<ThrottlePermit, Uni<T>> work) {
-        return acquirePermit(policy, key).onItem().transformToUni(permit -> {
+        return acquirePermit(policy, (Object) key).onItem().transformToUni(permit -> {
             Uni<T> result;
             try {
                 result = work.apply(permit);
@@ -53,16 +53,16 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
     }
 
     @Override
-    public Uni<ThrottleDecision> acquire(String policy, String key, int cost) {
+    public Uni<ThrottleDecision> acquire(String policy, Object key, int cost) {
         return decide(policy, key, cost, ThrottleMode.ACQUIRE);
     }
 
     @Override
-    public Uni<ThrottleDecision> peek(String policy, String key) {
+    public Uni<ThrottleDecision> peek(String policy, Object key) {
         return decide(policy, key, 1, ThrottleMode.PEEK);
     }
 
-    private Uni<ThrottleDecision> decide(String policy, String key, int cost, ThrottleMode mode) {
+    private Uni<ThrottleDecision> decide(String policy, Object key, int cost, ThrottleMode mode) {
         return Uni.createFrom().deferred(() -> {
             String encoded = encode(key);
             return stack(limits.stackOf(policy, cost), encoded).chain(stack -> stack.isEmpty()
@@ -72,7 +72,7 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
     }
 
     @Override
-    public Uni<Void> reset(String policy, String key) {
+    public Uni<Void> reset(String policy, Object key) {
         return Uni.createFrom().deferred(() -> {
             String encoded = encode(key);
             LiveStack live = limits.stackOf(policy, 1);
@@ -96,7 +96,7 @@ public class DefaultReactiveThrottler implements ReactiveThrottler {
         return cached != null ? Uni.createFrom().item(cached) : live.resolve(key);
     }
 
-    static String encode(String key) {
-        return key == null ? ThrottleKeyBuilder.GLOBAL : ThrottleKeyBuilder.of(key);
+    static String encode(Object key) {
+        return ThrottleKeyBuilder.ofProgrammatic(key);
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
 import io.quarkiverse.pacer.runtime.throttle.engine.DecisionStack;
 import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleMode;
@@ -15,6 +16,7 @@ import io.quarkiverse.pacer.throttle.ThrottleDecision;
 import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.quarkiverse.pacer.throttle.ThrottlePermit;
 import io.quarkiverse.pacer.throttle.Throttler;
+import io.smallrye.mutiny.Uni;
 
 /**
  * The {@link Throttler} bean: the reactive decision awaited on the caller's thread, bounded by the time budget.
@@ -36,21 +38,21 @@ public class DefaultThrottler implements Throttler {
     }
 
     @Override
-    public ThrottlePermit acquirePermit(String policy, String key) {
+    public ThrottlePermit acquirePermit(String policy, Object key) {
         return leases.acquireBlocking(policy, DefaultReactiveThrottler.encode(key));
     }
 
     @Override
-    public ThrottleDecision acquire(String policy, String key, int cost) {
+    public ThrottleDecision acquire(String policy, Object key, int cost) {
         return decide(policy, key, cost, ThrottleMode.ACQUIRE, "Throttler.acquire");
     }
 
     @Override
-    public ThrottleDecision peek(String policy, String key) {
+    public ThrottleDecision peek(String policy, Object key) {
         return decide(policy, key, 1, ThrottleMode.PEEK, "Throttler.peek");
     }
 
-    private ThrottleDecision decide(String policy, String key, int cost, ThrottleMode mode, String what) {
+    private ThrottleDecision decide(String policy, Object key, int cost, ThrottleMode mode, String what) {
         LiveStack live = limits.stackOf(policy, cost);
         ThrottleEngine.checkMayBlock(what);
         String encoded = DefaultReactiveThrottler.encode(key);
@@ -60,27 +62,36 @@ public class DefaultThrottler implements Throttler {
     }
 
     @Override
-    public void reset(String policy, String key) {
+    public void reset(String policy, Object key) {
         LiveStack live = limits.stackOf(policy, 1);
         ThrottleEngine.checkMayBlock("Throttler.reset");
         String encoded = DefaultReactiveThrottler.encode(key);
-        engine.reset(live.stateOf(live.current(encoded)), encoded).await().atMost(engine.timeout());
+        await(engine.reset(live.stateOf(live.current(encoded)), encoded), engine.timeout());
     }
 
     @Override
     public void override(String policy, ThrottleOverride override) {
         ThrottleEngine.checkMayBlock("Throttler.override");
-        limits.override(policy, override).await().atMost(OVERRIDE_TIMEOUT);
+        await(limits.override(policy, override), OVERRIDE_TIMEOUT);
     }
 
     @Override
     public void clearOverride(String policy) {
         ThrottleEngine.checkMayBlock("Throttler.clearOverride");
-        limits.clearOverride(policy).await().atMost(OVERRIDE_TIMEOUT);
+        await(limits.clearOverride(policy), OVERRIDE_TIMEOUT);
     }
 
     @Override
     public Map<String, ThrottleOverride> overrides() {
         return limits.overrides().all();
+    }
+
+    /** Waits for an administrative call; the safety net is reported as the Redis timeout it is. */
+    private static void await(Uni<Void> call, Duration atMost) {
+        try {
+            call.await().atMost(atMost);
+        } catch (io.smallrye.mutiny.TimeoutException e) {
+            throw new RedisTimeoutException("no answer from Redis within " + atMost.toMillis() + " ms");
+        }
     }
 }

@@ -84,7 +84,7 @@ public class PacerThrottlingJsonRpcService {
                     .put("enabled", source(runtime != null && runtime.enabled() != null, null,
                             override != null && !override.enabled() ? property + "enabled" : "default"));
             String window = runtime != null && runtime.window() != null ? runtime.window().toMillis() + "ms"
-                    : override != null && override.window().isPresent() ? override.window().get()
+                    : override != null && override.window().isPresent() ? override.window().get().toMillis() + "ms"
                             : definition != null ? definition.getWindow() : null;
             boolean enabled = runtime != null && runtime.enabled() != null ? runtime.enabled() : policy.enabled();
             JsonObject row = new JsonObject()

@@ -26,16 +26,24 @@ public record ConsumerSettings(DelayedConsumerDefinition definition, boolean ena
      */
     public static final Duration MIN_LEASE = Duration.ofMillis(100);
 
+    /**
+     * Whether this instance consumes delay queues at all: {@code quarkus.pacer.delayed.enabled} and
+     * {@code quarkus.pacer.delayed.consumer.enabled}.
+     */
+    public static boolean consumes(DelayedRuntimeConfig delayed) {
+        return delayed.enabled() && delayed.consumer().enabled();
+    }
+
     /** The annotation's settings with the configuration's overrides. */
     public static ConsumerSettings of(DelayedConsumerDefinition definition, DelayedRuntimeConfig delayed) {
         DelayedRuntimeConfig.QueueConfig overrides = delayed.queues().get(definition.getQueue());
         if (overrides == null) {
-            return new ConsumerSettings(definition, delayed.consumer().enabled(), definition.getConcurrency(),
+            return new ConsumerSettings(definition, consumes(delayed), definition.getConcurrency(),
                     definition.getMaxAttempts(), definition.getBackoffMillis(), definition.getLeaseMillis(),
                     delayed.batchSize());
         }
         return new ConsumerSettings(definition,
-                delayed.consumer().enabled() && overrides.enabled(),
+                consumes(delayed) && overrides.enabled(),
                 overrides.concurrency().orElse(definition.getConcurrency()),
                 overrides.maxAttempts().orElse(definition.getMaxAttempts()),
                 overrides.backoff().map(Duration::toMillis).orElse(definition.getBackoffMillis()),

@@ -25,6 +25,7 @@ import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedHandler;
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
 import io.quarkiverse.pacer.runtime.delay.DelayedMetrics;
+import io.quarkiverse.pacer.runtime.delay.DelayedQueueNames;
 import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
 import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
@@ -94,6 +95,14 @@ public class DelayedConsumers {
         return Collections.unmodifiableSet(consumers.keySet());
     }
 
+    /**
+     * Makes every consumer of this instance claim now, as the safety poll does: for callers that made messages due
+     * without a wake-up (the test kit, after moving its clock).
+     */
+    public void pollNow() {
+        consumers.values().forEach(QueueConsumer::poll);
+    }
+
     void start(@Observes StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
         // Validated by PacerConfigValidation before any Pacer startup observer runs.
@@ -103,8 +112,9 @@ public class DelayedConsumers {
         // Not awaited: startup does not wait for Redis, the warning comes when Redis answers.
         new RedisEvictionPolicyCheck(redis).check().subscribe().with(policy -> {
         });
-        if (!delayed.consumer().enabled()) {
-            LOG.debugf("quarkus.pacer.delayed.consumer.enabled=false: this instance consumes no delay queue");
+        if (!ConsumerSettings.consumes(delayed)) {
+            LOG.debugf("quarkus.pacer.delayed.enabled or consumer.enabled is false: this instance consumes no delay"
+                    + " queue");
             return;
         }
         Map<String, DelayedConsumerLoop> byChannel = new LinkedHashMap<>();
@@ -250,6 +260,18 @@ public class DelayedConsumers {
         }
         delayed.queues().forEach((name, queueConfig) -> {
             String prefix = "quarkus.pacer.delayed.\"" + name + "\".";
+            String reserved = DelayedQueueNames.reservedProblem(name);
+            if (reserved != null) {
+                // quarkus.pacer.delayed.consumer.enabled lands here too: only a queue's own settings are a mistake.
+                String set = queueConfig.concurrency().isPresent() ? "concurrency"
+                        : queueConfig.maxAttempts().isPresent() ? "max-attempts"
+                                : queueConfig.backoff().isPresent() ? "backoff"
+                                        : queueConfig.lease().isPresent() ? "lease" : null;
+                if (set != null) {
+                    problems.add(prefix + set + ": " + reserved);
+                }
+                return;
+            }
             queueConfig.concurrency().ifPresent(value -> {
                 if (value < 1) {
                     problems.add(prefix + "concurrency must be at least 1, was " + value);

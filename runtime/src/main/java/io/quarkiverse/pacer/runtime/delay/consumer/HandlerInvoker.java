@@ -6,13 +6,13 @@ import java.util.function.Consumer;
 import jakarta.enterprise.invoke.Invoker;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.quarkiverse.pacer.runtime.delay.HandlerCompletion;
 import io.vertx.core.Context;
 
 /**
- * Runs the handler of a queue for one message and reports the outcome: a blocking ({@code void}) handler is offloaded
- * to a worker thread ({@link OffloadingHandlerInvoker}), a {@code Uni} or {@code CompletionStage} one runs on the event
- * loop ({@link NonBlockingHandlerInvoker}).
+ * Runs the handler of a queue for one message and reports the outcome, on the thread its execution model names: a
+ * worker thread ({@link OffloadingHandlerInvoker}: {@code void} methods and {@code @Blocking}), the event loop
+ * ({@link NonBlockingHandlerInvoker}: {@code Uni}/{@code CompletionStage} methods and {@code @NonBlocking}), or a
+ * virtual thread ({@link VirtualThreadHandlerInvoker}: {@code @RunOnVirtualThread}).
  */
 interface HandlerInvoker {
 
@@ -28,7 +28,10 @@ interface HandlerInvoker {
     void invoke(Context context, Object argument, BooleanSupplier stopping, Consumer<Throwable> outcome);
 
     static HandlerInvoker of(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
-        return definition.getReturnKind() == HandlerCompletion.VOID ? new OffloadingHandlerInvoker(invoker)
-                : new NonBlockingHandlerInvoker(definition, invoker);
+        return switch (definition.getExecution()) {
+            case WORKER -> new OffloadingHandlerInvoker(definition, invoker);
+            case EVENT_LOOP -> new NonBlockingHandlerInvoker(definition, invoker);
+            case VIRTUAL_THREAD -> new VirtualThreadHandlerInvoker(definition, invoker);
+        };
     }
 }

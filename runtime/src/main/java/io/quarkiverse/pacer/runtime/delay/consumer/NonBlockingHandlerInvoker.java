@@ -1,16 +1,17 @@
 package io.quarkiverse.pacer.runtime.delay.consumer;
 
-import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.invoke.Invoker;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 
-/** Runs a handler returning {@code Uni<Void>} or {@code CompletionStage<Void>} on the event loop. */
+/**
+ * Runs a handler on the event loop: one returning {@code Uni<Void>} or {@code CompletionStage<Void>}, or any method
+ * annotated {@code @NonBlocking}.
+ */
 final class NonBlockingHandlerInvoker implements HandlerInvoker {
 
     private final DelayedConsumerDefinition definition;
@@ -32,13 +33,7 @@ final class NonBlockingHandlerInvoker implements HandlerInvoker {
                 outcome.accept(t);
                 return;
             }
-            if (result instanceof Uni<?> uni) {
-                uni.subscribe().with(item -> outcome.accept(null), outcome::accept);
-            } else if (result instanceof CompletionStage<?> stage) {
-                stage.whenComplete((item, failure) -> outcome.accept(failure));
-            } else {
-                outcome.accept(new IllegalStateException(definition.describe() + " returned null"));
-            }
+            HandlerResults.complete(definition, result, outcome);
         });
     }
 }

@@ -5,16 +5,22 @@ import java.util.function.Consumer;
 
 import jakarta.enterprise.invoke.Invoker;
 
+import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.vertx.core.Context;
 
-/** Runs a {@code void} handler on a worker thread, in a request context of its own. */
+/**
+ * Runs a handler on a worker thread, in a request context of its own: a {@code void} method, or any method annotated
+ * {@code @Blocking}.
+ */
 final class OffloadingHandlerInvoker implements HandlerInvoker {
 
+    private final DelayedConsumerDefinition definition;
     private final Invoker<Object, Object> invoker;
 
-    OffloadingHandlerInvoker(Invoker<Object, Object> invoker) {
+    OffloadingHandlerInvoker(DelayedConsumerDefinition definition, Invoker<Object, Object> invoker) {
+        this.definition = definition;
         this.invoker = invoker;
     }
 
@@ -28,11 +34,16 @@ final class OffloadingHandlerInvoker implements HandlerInvoker {
             ManagedContext requestContext = Arc.container().requestContext();
             requestContext.activate();
             try {
-                invoker.invoke(null, arguments);
+                return invoker.invoke(null, arguments);
             } finally {
                 requestContext.terminate();
             }
-            return null;
-        }, false).onComplete(result -> outcome.accept(result.cause()));
+        }, false).onComplete(result -> {
+            if (result.failed()) {
+                outcome.accept(result.cause());
+            } else {
+                HandlerResults.complete(definition, result.result(), outcome);
+            }
+        });
     }
 }

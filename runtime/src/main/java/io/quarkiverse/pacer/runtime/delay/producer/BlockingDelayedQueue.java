@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
 import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.smallrye.mutiny.Uni;
@@ -35,7 +36,16 @@ public class BlockingDelayedQueue implements DelayedQueue {
 
     private <T> T await(Uni<T> uni) {
         refuseEventLoop();
-        return uni.await().atMost(awaitAtMost);
+        try {
+            return uni.await().atMost(awaitAtMost);
+        } catch (io.smallrye.mutiny.TimeoutException e) {
+            throw timedOut();
+        }
+    }
+
+    /** The safety net fired: reported as the Redis timeout it is, so callers catch one public type. */
+    private RedisTimeoutException timedOut() {
+        return new RedisTimeoutException("no answer from Redis within " + awaitAtMost.toMillis() + " ms");
     }
 
     private static void refuseEventLoop() {
@@ -48,7 +58,11 @@ public class BlockingDelayedQueue implements DelayedQueue {
     /** Stores one message on this thread, without a Mutiny chain when nothing needs one. */
     private boolean store(String queue, String id, Object payload, String mode, Instant dueAt, Duration delay) {
         refuseEventLoop();
-        return reactive.storeBlocking(queue, id, payload, mode, dueAt, delay, awaitAtMost);
+        try {
+            return reactive.storeBlocking(queue, id, payload, mode, dueAt, delay, awaitAtMost);
+        } catch (io.smallrye.mutiny.TimeoutException e) {
+            throw timedOut();
+        }
     }
 
     @Override
@@ -66,13 +80,13 @@ public class BlockingDelayedQueue implements DelayedQueue {
     }
 
     @Override
-    public String schedule(String queue, String id, Object payload, Instant dueAt) {
+    public String scheduleWithId(String queue, String id, Object payload, Instant dueAt) {
         store(queue, id, payload, RedisDelayedQueue.UPSERT, Objects.requireNonNull(dueAt, "dueAt"), null);
         return id;
     }
 
     @Override
-    public String schedule(String queue, String id, Object payload, Duration delay) {
+    public String scheduleWithId(String queue, String id, Object payload, Duration delay) {
         store(queue, id, payload, RedisDelayedQueue.UPSERT, null, delay);
         return id;
     }

@@ -9,9 +9,9 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.quarkiverse.pacer.runtime.delay.RetryDelay;
-import io.quarkiverse.pacer.runtime.redis.RedisTimeoutException;
-import io.quarkiverse.pacer.runtime.redis.RedisUnavailableException;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Context;

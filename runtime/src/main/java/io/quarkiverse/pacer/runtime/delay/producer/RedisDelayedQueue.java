@@ -131,12 +131,12 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
     }
 
     @Override
-    public Uni<String> schedule(String queue, String id, Object payload, Instant dueAt) {
+    public Uni<String> scheduleWithId(String queue, String id, Object payload, Instant dueAt) {
         return store(queue, id, payload, UPSERT, Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 
     @Override
-    public Uni<String> schedule(String queue, String id, Object payload, Duration delay) {
+    public Uni<String> scheduleWithId(String queue, String id, Object payload, Duration delay) {
         return store(queue, id, payload, UPSERT, null, delay).replaceWith(id);
     }
 

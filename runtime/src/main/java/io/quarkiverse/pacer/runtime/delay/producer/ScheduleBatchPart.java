@@ -5,6 +5,7 @@ import java.util.List;
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
 import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.Batchable;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 
@@ -31,8 +32,9 @@ public final class ScheduleBatchPart implements Batchable {
 
     @Override
     public Request batch(List<Batchable> parts, boolean source) {
+        LuaScript script = DelayedScripts.SCHEDULE_BATCH.toSend();
         Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
-                .arg(source ? DelayedScripts.SCHEDULE_BATCH.source() : DelayedScripts.SCHEDULE_BATCH.sha1())
+                .arg(source ? script.source() : script.sha1())
                 .arg(keys.all.size());
         for (String key : keys.all) {
             request.arg(key);
@@ -43,6 +45,6 @@ public final class ScheduleBatchPart implements Batchable {
                 request.arg(arg);
             }
         }
-        return request;
+        return script.appendClockArgument(request);
     }
 }

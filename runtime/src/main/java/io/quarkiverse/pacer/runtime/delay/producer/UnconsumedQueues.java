@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
+import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Command;
@@ -56,7 +57,7 @@ public class UnconsumedQueues {
         this.redis = redis;
         this.known = new TreeSet<>();
         handlers.all().forEach(handler -> known.add(handler.queue()));
-        this.consumerEnabled = config.delayed().consumer().enabled();
+        this.consumerEnabled = ConsumerSettings.consumes(config.delayed());
         this.sharded = config.delayed().shards() > 1;
         this.keyStart = config.keyPrefix() + ":d:{";
         this.pattern = escapeGlob(keyStart) + "*";

@@ -55,7 +55,7 @@ final class ThrottleBatchPart implements Batchable {
         for (Batchable part : parts) {
             keyCount += ((ThrottleBatchPart) part).keys.size();
         }
-        LuaScript script = group.script();
+        LuaScript script = group.script().toSend();
         Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
                 .arg(source ? script.source() : script.sha1());
         if (crossSlot) {
@@ -80,7 +80,7 @@ final class ThrottleBatchPart implements Batchable {
                 request.arg(decision.args.get(i));
             }
         }
-        return request;
+        return script.appendClockArgument(request);
     }
 
     @Override

@@ -23,6 +23,7 @@ import io.quarkiverse.pacer.runtime.throttle.policy.PolicyRegistry;
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottlePolicy;
 import io.quarkiverse.pacer.runtime.tracing.ThrottleTracing;
 import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.CorruptedThrottleStateException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.redis.client.Response;

@@ -97,6 +97,16 @@ public class ThrottleResets implements RedisSubscription.Listener {
         return published;
     }
 
+    /**
+     * Forgets every rejection cached in this instance, for callers that changed what Redis would answer for many keys at
+     * once: the test kit, after deleting a policy's state or moving its clock.
+     */
+    public void forgetLocalRejections() {
+        if (cache != null) {
+            cache.clear();
+        }
+    }
+
     @Override
     public void onSubscribed() {
         lastMessageNanos = System.nanoTime();

@@ -55,7 +55,7 @@ public class ThrottleWarmUp {
     private void warmUp() {
         try {
             for (LuaScript script : policies.scriptsInUse()) {
-                redis.sendToEveryMaster(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), WARM_UP_TIMEOUT)
+                redis.sendToEveryMaster(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.toSend().source()), WARM_UP_TIMEOUT)
                         .await()
                         .atMost(WARM_UP_TIMEOUT.multipliedBy(2));
             }

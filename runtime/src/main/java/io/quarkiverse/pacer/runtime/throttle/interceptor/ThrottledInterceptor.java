@@ -10,6 +10,7 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.throttle.engine.DecisionStack;
 import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleEngine;
 import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleMode;
@@ -30,14 +31,18 @@ import io.vertx.core.Context;
  */
 @Throttled(limit = 1)
 @Interceptor
-@Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
+@Priority(Throttled.INTERCEPTOR_PRIORITY)
 public class ThrottledInterceptor {
 
+    /** {@code quarkus.pacer.throttle.enabled}: when {@code false} every call proceeds unchecked. */
+    private final boolean enabled;
     private final ThrottleEngine engine;
     private final InterceptedMethods methods;
     private final ConcurrencyLeases leases;
 
-    ThrottledInterceptor(ThrottleEngine engine, InterceptedMethods methods, ConcurrencyLeases leases) {
+    ThrottledInterceptor(ThrottleEngine engine, InterceptedMethods methods, ConcurrencyLeases leases,
+            PacerConfig config) {
+        this.enabled = config.throttle().enabled();
         this.engine = engine;
         this.methods = methods;
         this.leases = leases;
@@ -45,7 +50,7 @@ public class ThrottledInterceptor {
 
     @AroundInvoke
     Object throttle(InvocationContext invocation) throws Exception {
-        ThrottledMethod method = methods.of(invocation);
+        ThrottledMethod method = enabled ? methods.of(invocation) : null;
         if (method == null) {
             return invocation.proceed();
         }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
@@ -36,6 +38,7 @@ final class ConfiguredPolicies {
             problems.add("quarkus.pacer.key-prefix must not contain '{' or '}' (Pacer places the Redis Cluster hash"
                     + " tag itself), was \"" + keyPrefix + "\"");
         }
+        reservedPolicySettings(problems);
         Map<String, String> groups = ThrottleKeyLayout.globalGroups(globalStacks(definitions));
         Map<String, ThrottlePolicy> resolved = new HashMap<>();
         for (PolicyDefinition definition : definitions.policies()) {
@@ -116,7 +119,7 @@ final class ConfiguredPolicies {
             }
             algorithm = override.algorithm().orElse(algorithm);
             if (override.burst().isPresent()) {
-                burst = override.burst().get();
+                burst = override.burst().getAsInt();
                 if (burst <= 0) {
                     problems.add(property(name, "burst") + " must be positive, was " + burst);
                 }
@@ -124,9 +127,9 @@ final class ConfiguredPolicies {
             shadow = override.shadow().orElse(shadow);
             enabled = override.enabled();
             if (override.window().isPresent()) {
-                windowText = override.window().get();
+                windowText = ThrottleDurations.text(override.window().get());
                 try {
-                    windowMicros = ThrottleDurations.parseWindowMicros(windowText);
+                    windowMicros = ThrottleDurations.windowMicros(override.window().get(), windowText);
                 } catch (IllegalArgumentException e) {
                     problems.add(property(name, "window") + ": " + e.getMessage());
                 }
@@ -146,6 +149,22 @@ final class ConfiguredPolicies {
         }
         return new ThrottlePolicy(name, algorithm, limit, windowMicros, burst, shadow, enabled, keyPrefix, groupLeader,
                 definition.getLimitsResolver());
+    }
+
+    /**
+     * A policy's settings under a reserved name ({@code quarkus.pacer.throttle."limits".limit}): the configuration
+     * maps them to the setting group of that name, where they would be ignored without a word.
+     */
+    private static void reservedPolicySettings(List<String> problems) {
+        Config config = ConfigProvider.getConfig();
+        for (String name : List.of(ThrottleRuntimeConfig.LIMITS, ThrottleRuntimeConfig.LOCAL_REJECTIONS)) {
+            for (String setting : List.of("limit", "window", "burst", "algorithm", "shadow", "reentrant")) {
+                if (config.getConfigValue("quarkus.pacer.throttle." + name + "." + setting).getValue() != null
+                        || config.getConfigValue(property(name, setting)).getValue() != null) {
+                    problems.add(property(name, setting) + ": " + ThrottleRules.reservedNameProblem(name));
+                }
+            }
+        }
     }
 
     static String property(String policy, String setting) {

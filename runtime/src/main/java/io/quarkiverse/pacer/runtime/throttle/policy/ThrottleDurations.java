@@ -40,7 +40,18 @@ public final class ThrottleDurations {
      * @throws IllegalArgumentException with a readable reason
      */
     public static long parseWindowMicros(String text) {
-        Duration window = parse(text);
+        return windowMicros(parse(text), text);
+    }
+
+    /**
+     * Checks a window already converted (a configuration value): positive, whole milliseconds, and small enough for
+     * exact arithmetic.
+     *
+     * @param text how the window reads in messages
+     * @return the window in microseconds
+     * @throws IllegalArgumentException with a readable reason
+     */
+    public static long windowMicros(Duration window, String text) {
         if (window.isNegative() || window.toMillis() < 1) {
             throw new IllegalArgumentException("\"" + text + "\" is shorter than the minimum window of 1ms");
         }
@@ -51,6 +62,11 @@ public final class ThrottleDurations {
             throw new IllegalArgumentException("\"" + text + "\" is longer than the maximum window of 3650d");
         }
         return window.toMillis() * 1000;
+    }
+
+    /** A duration as a window reads in messages: {@code 1500ms}, or the ISO-8601 text when not whole milliseconds. */
+    public static String text(Duration duration) {
+        return duration.toNanos() % 1_000_000 == 0 ? duration.toMillis() + "ms" : duration.toString();
     }
 
     /**

@@ -5,6 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import io.quarkiverse.pacer.throttle.CompositeKey;
+
 /**
  * Encodes throttling keys: {@code @ThrottleKey} arguments or a resolver's result become one string that is unambiguous
  * (several parts joined by {@code ,} with {@code \} and {@code ,} escaped; {@code null} encoded as {@code \0}, which no
@@ -51,6 +53,32 @@ public final class ThrottleKeyBuilder {
             key.append(text == null ? NULL : escape(text));
         }
         return shorten(key.toString());
+    }
+
+    /** The key of all of {@code parts}, in order: what {@code @ThrottleKey} parameters with these values give. */
+    public static String ofParts(Object[] parts) {
+        if (parts.length == 1) {
+            return of(parts[0]);
+        }
+        int[] positions = new int[parts.length];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = i;
+        }
+        return of(parts, positions);
+    }
+
+    /**
+     * The key of a programmatic call: {@code null} is the global key, a {@code CompositeKey} its own value, anything
+     * else one part.
+     */
+    public static String ofProgrammatic(Object key) {
+        if (key == null) {
+            return GLOBAL;
+        }
+        if (key instanceof CompositeKey composite) {
+            return composite.value();
+        }
+        return of(key);
     }
 
     private static String escape(String text) {

@@ -58,6 +58,27 @@ public final class ThrottleKeyLayout {
     }
 
     /**
+     * Whether {@code key} holds state of {@code policy} (any key, any algorithm suffix) under {@code keyPrefix}: the
+     * decoding of {@link #baseKey}, for callers that find a policy's keys with {@code SCAN} (the test kit).
+     */
+    public static boolean isStateOf(String key, String keyPrefix, String policy) {
+        String start = start(keyPrefix);
+        if (!key.startsWith(start)) {
+            return false;
+        }
+        // The tag escapes every closing brace, so the first one after the start ends it.
+        int tagEnd = key.indexOf('}', start.length());
+        String end = end(policy);
+        return tagEnd >= 0 && key.startsWith(end, tagEnd)
+                && (key.length() == tagEnd + end.length() || key.charAt(tagEnd + end.length()) == ':');
+    }
+
+    /** The start of every throttling key under {@code keyPrefix}, up to and including the tag's opening brace. */
+    public static String stateKeyStart(String keyPrefix) {
+        return start(keyPrefix);
+    }
+
+    /**
      * The global-key groups: policies that methods without a key stack together share their global tag, transitively,
      * so one decision touches one slot. Returns the group leader (the first name in sorted order) of every policy that
      * appears in {@code globalStacks}; any other policy leads its own group.

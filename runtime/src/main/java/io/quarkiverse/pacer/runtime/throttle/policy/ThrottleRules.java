@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.throttle.policy;
 
+import io.quarkiverse.pacer.runtime.config.ThrottleRuntimeConfig;
 import io.quarkiverse.pacer.throttle.Algorithm;
 
 /**
@@ -71,5 +72,13 @@ public final class ThrottleRules {
         return factor + " times window " + window + " is too large for exact arithmetic with " + algorithm
                 + " (at most 2^52 permit-microseconds); use a smaller limit, burst or window, or FIXED_WINDOW,"
                 + " SLIDING_LOG or CONCURRENCY, which have no such bound";
+    }
+
+    /** The problem with a reserved policy {@code name}, for messages; {@code null} when the name is free. */
+    public static String reservedNameProblem(String name) {
+        return name.equals(ThrottleRuntimeConfig.LOCAL_REJECTIONS) || name.equals(ThrottleRuntimeConfig.LIMITS)
+                ? "the policy name \"" + name + "\" is reserved: quarkus.pacer.throttle." + name + ".* configures Pacer"
+                        + " itself, so the policy's settings could not be told apart; rename the policy"
+                : null;
     }
 }

@@ -7,9 +7,9 @@ import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.pacer.runtime.redis.RedisOverloadedException;
-import io.quarkiverse.pacer.runtime.redis.RedisTimeoutException;
-import io.quarkiverse.pacer.runtime.redis.RedisUnavailableException;
+import io.quarkiverse.pacer.delay.RedisOverloadedException;
+import io.quarkiverse.pacer.delay.RedisTimeoutException;
+import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.vertx.redis.client.impl.types.ErrorType;
 
 class ProducerRetryTest {
