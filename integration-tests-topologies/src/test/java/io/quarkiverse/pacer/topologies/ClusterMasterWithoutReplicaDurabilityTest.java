@@ -39,8 +39,13 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
     private static final Logger LOG = Logger.getLogger(ClusterMasterWithoutReplicaDurabilityTest.class);
     static final int DEGRADED_SECONDS = 60;
     static final int PRODUCERS = 8;
-    /** A call refused because its master has no replica must not wait for anything: this is its bound. */
-    static final long FAIL_FAST_MILLIS = 100;
+    /** A call refused because its master has no replica waits for nothing: 99 % of them within this bound. */
+    static final long FAIL_FAST_P99_MILLIS = 100;
+    /**
+     * And none waits for a replica's answer ({@code durability-timeout}, 1 s): on a busy 2-core machine a pause of the
+     * JVM can still make one of tens of thousands of refusals last longer than the p99 bound.
+     */
+    static final long FAIL_FAST_MAX_MILLIS = 1_000;
     /** Healthy shards' calls never wait for the durability timeout (1 s) of another master's writes. */
     static final long HEALTHY_P99_MILLIS = 1_000;
 
@@ -138,14 +143,15 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
             List<Call> promotedRefused = promoted.stream()
                     .filter(call -> call.failure() instanceof DurabilityUnavailableException).toList();
             long slowestRefusal = promotedRefused.stream().mapToLong(Call::tookMillis).max().orElse(0);
+            long refusalP99 = percentile(promotedRefused, 99);
             long healthyP99 = percentile(healthy, 99);
             LOG.infof("durability=replicas, %d s with a promoted master without replica, %d producers over %d shards"
                     + " (%d on it): healthy shards: %d calls, %d failed, p50 %d ms, p99 %d ms, slowest %d ms; promoted"
-                    + " master's shards: %d calls, %d refused at once (slowest refusal %d ms), %d other outcomes;"
+                    + " master's shards: %d calls, %d refused at once (p99 %d ms, slowest %d ms), %d other outcomes;"
                     + " acknowledged %d, lost %d; after the old master came back as replica: %s",
                     DEGRADED_SECONDS, PRODUCERS, SHARDS, promotedShards.size(), healthy.size(), healthyFailed.size(),
                     percentile(healthy, 50), healthyP99, percentile(healthy, 100), promoted.size(),
-                    promotedRefused.size(), slowestRefusal, promoted.size() - promotedRefused.size(),
+                    promotedRefused.size(), refusalP99, slowestRefusal, promoted.size() - promotedRefused.size(),
                     acknowledged.size(), ClusterLoad.lost(consumer.receivedAt, acknowledged.keySet()),
                     recovered ? "durable writes succeed again" : "durable writes still fail");
 
@@ -161,7 +167,8 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
             assertThat(promotedRefused.get(0).failure().getMessage()).contains("was not stored")
                     .contains("127.0.0.1:" + replica).contains("has no connected replica")
                     .contains("Add a replica to that master, or set quarkus.pacer.delayed.durability=primary");
-            assertThat(slowestRefusal).as("slowest refusal (ms)").isLessThan(FAIL_FAST_MILLIS);
+            assertThat(refusalP99).as("p99 (ms) of the refusals").isLessThan(FAIL_FAST_P99_MILLIS);
+            assertThat(slowestRefusal).as("slowest refusal (ms)").isLessThan(FAIL_FAST_MAX_MILLIS);
             assertThat(recovered).as("durable writes to the promoted master's shards once it has a replica").isTrue();
             assertThat(allDelivered).as("every acknowledged message delivered, lost: "
                     + ClusterLoad.lost(consumer.receivedAt, acknowledged.keySet())).isTrue();
