@@ -2,11 +2,9 @@ package io.quarkiverse.pacer.topologies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,15 +18,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
 import io.quarkiverse.pacer.devservices.common.RedisProcess;
 import io.quarkiverse.pacer.test.support.ClusterReshard;
 import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * {@code durability=replicas} on the local 3-master Redis Cluster, whose masters have no replica: {@code WAIT} goes to
- * the master that stored each message, right behind its script, and since no replica confirms, {@code schedule}
- * fails saying the message was stored but not confirmed; the message is delivered, as the failure says it may be.
+ * {@code durability=replicas} on the local 3-master Redis Cluster, whose masters have no replica: {@code schedule}
+ * fails at once with {@link DurabilityUnavailableException}, naming the shard and its master, before its script runs:
+ * nothing is stored, no {@code WAIT} is sent, and nothing is delivered.
  */
 class ClusterDurableScheduleTest {
 
@@ -58,35 +57,37 @@ class ClusterDurableScheduleTest {
     Consumer consumer;
 
     @Test
-    void waitFollowsTheScriptToItsMaster() {
+    void scheduleIsRefusedAtOnceAndNothingIsStored() {
         String hosts = ConfigProvider.getConfig().getValue("quarkus.redis.hosts", String.class);
         ClusterReshard cluster = new ClusterReshard(hosts);
         List<Integer> masters = new ArrayList<>();
         for (String host : hosts.split(",")) {
             masters.add(RedisInfo.portOf(host.trim()));
         }
-        Set<Integer> scriptLoaded = new HashSet<>();
+        List<Long> waitsBefore = masters.stream().map(port -> waits(port)).toList();
         for (int i = 0; i < 6; i++) {
             String id = "d-" + i;
-            int owner = cluster.ownerOf(cluster.slotOf("{durable#" + Math.floorMod(id.hashCode(), SHARDS) + "}"));
-            List<Long> waitsBefore = masters.stream().map(port -> waits(port)).toList();
+            int shard = Math.floorMod(id.hashCode(), SHARDS);
+            int owner = cluster.ownerOf(cluster.slotOf("{durable#" + shard + "}"));
 
             assertThatThrownBy(() -> queue.scheduleWithId("durable", id, id, Duration.ZERO))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("message " + id + " of queue durable stored by the primary but not confirmed"
-                            + " by a replica within PT1S")
-                    .hasMessageContaining("schedule it again with the same id");
-            for (int m = 0; m < masters.size(); m++) {
-                long waited = waits(masters.get(m)) - waitsBefore.get(m);
-                if (masters.get(m) == owner) {
-                    // Two on a master's first schedule: the script answered NOSCRIPT, and went again with EVAL.
-                    assertThat(waited).as("WAIT calls on the owner " + owner).isEqualTo(scriptLoaded.add(owner) ? 2 : 1);
-                } else {
-                    assertThat(waited).as("WAIT calls on " + masters.get(m)).isZero();
-                }
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> consumer.received.contains(id));
+                    .isInstanceOfSatisfying(DurabilityUnavailableException.class, refused -> {
+                        assertThat(refused.queue()).isEqualTo("durable");
+                        assertThat(refused.shard()).isEqualTo(shard);
+                        assertThat(refused.node()).isEqualTo("127.0.0.1:" + owner);
+                    })
+                    .hasMessage("quarkus.pacer.delayed.durability=replicas: message " + id + " of queue durable was"
+                            + " not stored: shard " + shard + " of the queue lives on Redis master 127.0.0.1:" + owner
+                            + ", which has no connected replica, so no replica could confirm the write (on Redis"
+                            + " Cluster, a replica promoted after its master failed has none until a node replicates"
+                            + " it). Add a replica to that master, or set quarkus.pacer.delayed.durability=primary;"
+                            + " other shards are not affected, and the message can be scheduled again");
         }
+        for (int m = 0; m < masters.size(); m++) {
+            assertThat(waits(masters.get(m)) - waitsBefore.get(m)).as("WAIT calls on " + masters.get(m)).isZero();
+        }
+        assertThat(queue.size("durable")).as("messages stored").isZero();
+        assertThat(consumer.received).as("messages delivered").isEmpty();
     }
 
     /** {@code WAIT} calls a master has run ({@code INFO commandstats}). */

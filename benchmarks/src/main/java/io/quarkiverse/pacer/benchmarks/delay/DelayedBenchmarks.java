@@ -19,12 +19,14 @@ import org.HdrHistogram.Histogram;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.benchmarks.BenchmarkContext;
+import io.quarkiverse.pacer.benchmarks.BenchmarkRedisServer;
 import io.quarkiverse.pacer.benchmarks.BenchmarkSettings;
 import io.quarkiverse.pacer.benchmarks.LoadRunner;
 import io.quarkiverse.pacer.benchmarks.LoadRunner.LoadResult;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
+import io.quarkiverse.pacer.devservices.common.RedisProcess;
 import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 
@@ -73,6 +75,8 @@ public class DelayedBenchmarks {
     static final double E2E_PEER_TARGET = 2.5;
     /** Pacer's schedule and end-to-end delivery against BullMQ's (issue 36). */
     static final double BULLMQ_TARGET = 2.0;
+    /** {@code durability=replicas} keeps this share of {@code primary}'s schedule throughput, at least. */
+    static final double DURABILITY_TARGET = 0.8;
 
     /** Pacer's scripts, to name an EVALSHA in the slow log. */
     private static final List<LuaScript> PACER_SCRIPTS = List.of(DelayedScripts.SCHEDULE, DelayedScripts.SCHEDULE_BATCH,
@@ -108,6 +112,9 @@ public class DelayedBenchmarks {
             double[] scheduleRates = scenario("schedule") || scenario("lateness") || scenario("storm")
                     ? scheduleThroughput(context, redisson, bullmq)
                     : null;
+            if (scenario("durability")) {
+                durability(context);
+            }
             if (scenario("e2e")) {
                 endToEnd(context, redisson, bullmq);
             }
@@ -197,6 +204,56 @@ public class DelayedBenchmarks {
                     bullmqRow.pacerThroughputRatio() != null && bullmqRow.pacerThroughputRatio() >= BULLMQ_TARGET);
             return new double[] { pacer == null ? 0 : pacer.throughput(), redissonResult.throughput(),
                     bullmqResult == null ? 0 : bullmqResult.throughput() };
+        }
+    }
+
+    /**
+     * {@code schedule} with {@code durability=primary} against {@code replicas} ({@code WAIT 1} behind the writes,
+     * shared by the writes that reach the master together), with a replica attached to the benchmark's Redis for these
+     * rows only (replication costs the master CPU, which the other rows do not pay), in interleaved rounds.
+     */
+    private void durability(BenchmarkContext context) throws Exception {
+        if (queue == null) {
+            return;
+        }
+        BenchmarkSettings settings = context.settings();
+        int callers = settings.highConcurrency();
+        String scenario = "schedule, due in 1 h · " + callers + " producers · a replica attached";
+        LOG.infof("Delayed scenario: %s", scenario);
+        try (BenchmarkRedisServer replica = BenchmarkRedisServer.start(settings.redisServer(),
+                List.of("--replicaof", "127.0.0.1", Integer.toString(context.port())))) {
+            awaitReplicaOnline(context.port());
+            List<LoadRunner.Slice> slices = List.of(
+                    (leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
+                        queue.schedule(DelayedConsumers.SCHEDULE_QUEUE, "payload-" + sequence, Duration.ofHours(1));
+                        return true;
+                    }),
+                    (leadIn, window) -> LoadRunner.run(callers, leadIn, window, (worker, sequence) -> {
+                        queue.schedule(DelayedConsumers.DURABLE_SCHEDULE_QUEUE, "payload-" + sequence,
+                                Duration.ofHours(1));
+                        return true;
+                    }));
+            LoadResult[] results = LoadRunner.interleavedSlices(settings.warmup(), settings.measure(),
+                    settings.rounds(), context::flushAll, slices);
+            context.flushAll();
+            Row primary = loadRow(context, scenario, PACER_SCHEDULE + ", durability=primary", results[0]);
+            Row replicas = loadRow(context, scenario, PACER_SCHEDULE + ", durability=replicas", results[1])
+                    .addNote("returns once a replica confirmed (WAIT 1)");
+            double ratio = results[0].throughput() > 0 ? results[1].throughput() / results[0].throughput() : 0;
+            replicas.addNote(String.format(Locale.ROOT, "%.2f× primary's msg/s", ratio))
+                    .target(String.format(Locale.ROOT, "≥ %.1f× primary msg/s", DURABILITY_TARGET),
+                            ratio >= DURABILITY_TARGET);
+        }
+    }
+
+    /** Waits until the master on {@code port} reports a replica in state {@code online} (synchronized). */
+    private static void awaitReplicaOnline(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!RedisProcess.command(port, "INFO", "replication").contains("state=online")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The benchmark's replica did not come online within 60 s");
+            }
+            Thread.sleep(50);
         }
     }
 

@@ -15,6 +15,8 @@ import io.quarkiverse.pacer.delay.DelayedMessage;
 public class DelayedConsumers {
 
     public static final String SCHEDULE_QUEUE = "bench-schedule";
+    /** Scheduled to with {@code durability=replicas} (application.properties), for the durability rows. */
+    public static final String DURABLE_SCHEDULE_QUEUE = "bench-schedule-replicas";
     public static final String E2E_QUEUE = "bench-e2e";
     public static final String LATENESS_QUEUE = "bench-lateness";
     public static final String STORM_QUEUE = "bench-storm";
@@ -25,6 +27,11 @@ public class DelayedConsumers {
     @Delayed(value = SCHEDULE_QUEUE, concurrency = 16)
     void scheduled(String payload) {
         // never due during a run: the schedule scenario measures producers only
+    }
+
+    @Delayed(value = DURABLE_SCHEDULE_QUEUE, concurrency = 16)
+    void scheduledDurably(String payload) {
+        // never due during a run, as above
     }
 
     @Delayed(value = E2E_QUEUE, concurrency = 16)

@@ -55,7 +55,11 @@ public interface DelayedRuntimeConfig {
      * acknowledged the write too ({@code WAIT 1}, on Redis Cluster sent to the master that stored it), so a failover to
      * that replica keeps it; {@code schedule} fails when no replica acknowledges within {@code durability-timeout} or
      * the master is lost before it answers: the message is then stored but not confirmed, and scheduling it again
-     * with the same id is safe. Applies to {@code schedule} and {@code scheduleIfAbsent}.
+     * with the same id is safe. Concurrent writes to one master share their {@code WAIT}. A master known to have no
+     * connected replica (on Redis Cluster, a replica promoted after a failover, until a node replicates it) refuses
+     * the write at once, before it is stored, with {@code DurabilityUnavailableException}; other shards are not
+     * affected, and the master takes durable writes again once a replica is connected. Applies to {@code schedule},
+     * {@code scheduleIfAbsent} and {@code scheduleAll}.
      */
     @WithDefault("primary")
     Durability durability();
@@ -153,6 +157,12 @@ public interface DelayedRuntimeConfig {
          * {@code 100ms}.
          */
         Optional<Duration> lease();
+
+        /**
+         * Overrides {@code quarkus.pacer.delayed.durability} for this queue: e.g. {@code replicas} for the one queue
+         * whose messages must survive a failover, {@code primary} elsewhere.
+         */
+        Optional<Durability> durability();
 
         /**
          * Whether this instance consumes the queue. Producers can still schedule on a disabled queue.

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -45,14 +46,16 @@ final class ClusterRouter {
     /**
      * @param seeds the configured nodes, {@code host:port}
      * @param nodeFactory opens the connections to one node
+     * @param topologyExecutor the thread the slot map is read and applied on, never one serving a master's calls
      * @param refreshBudget the time budget of a node's answer with the slot map
      * @param refreshInterval how often the slot map is read again, failures or not
      */
     ClusterRouter(Vertx vertx, List<String> seeds, Function<String, NodeConnections> nodeFactory,
-            Duration refreshBudget, Duration refreshInterval) {
+            Executor topologyExecutor, Duration refreshBudget, Duration refreshInterval) {
         this.vertx = vertx;
         this.nodeFactory = nodeFactory;
-        this.topology = new ClusterTopology(seeds, this::node, refreshBudget.toNanos(), this::closeNodesGone);
+        this.topology = new ClusterTopology(seeds, this::node, refreshBudget.toNanos(), this::closeNodesGone,
+                topologyExecutor);
         this.periodicRefresh = vertx.setPeriodic(refreshInterval.toMillis(), ignored -> topology.refresh());
     }
 
@@ -65,15 +68,17 @@ final class ClusterRouter {
      * Sends {@code request} to the master of {@code routingKey}'s slot ({@code null}: any master).
      */
     void submit(String routingKey, PendingRequest request) {
-        new RoutedRequest(this, routingKey == null ? -1 : ClusterSlots.slot(routingKey), request, false, null).send();
+        new RoutedRequest(this, routingKey == null ? -1 : ClusterSlots.slot(routingKey), request, false, null, 0, 0)
+                .send();
     }
 
     /**
-     * Sends {@code script} and then {@code WAIT} right behind it on the durable connection of the master of
-     * {@code routingKey}'s slot; redirections and retries move both.
+     * Sends {@code script} and then a {@code WAIT} covering it ({@link GroupCommit}) on the durable connection of the
+     * master of {@code routingKey}'s slot; redirections and retries move both.
      */
-    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait) {
-        new RoutedRequest(this, ClusterSlots.slot(routingKey), script, true, wait).send();
+    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait, int replicas,
+            long timeoutMillis) {
+        new RoutedRequest(this, ClusterSlots.slot(routingKey), script, true, wait, replicas, timeoutMillis).send();
     }
 
     /**
@@ -94,6 +99,13 @@ final class ClusterRouter {
             return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0]))
                     .thenApply(ignored -> answers.stream().map(CompletableFuture::join).toList());
         }).toCompletableFuture();
+    }
+
+    /** Whether the master of {@code routingKey}'s slot is known to have no connected replica. */
+    boolean knownWithoutReplica(String routingKey) {
+        String master = masterFor(ClusterSlots.slot(routingKey));
+        NodeConnections node = master == null ? null : nodes.get(master);
+        return node != null && node.knownWithoutReplica();
     }
 
     NodeConnections node(String endpoint) {
@@ -157,16 +169,21 @@ final class ClusterRouter {
         private final boolean durable;
         /** The {@code WAIT} behind a durable write, else {@code null}. */
         private final PendingRequest callerWait;
+        private final int replicas;
+        private final long waitTimeoutMillis;
         private int redirects;
         private int attempts;
         private long retryMillis = FIRST_RETRY_MILLIS;
 
-        RoutedRequest(ClusterRouter router, int slot, PendingRequest caller, boolean durable, PendingRequest wait) {
+        RoutedRequest(ClusterRouter router, int slot, PendingRequest caller, boolean durable, PendingRequest wait,
+                int replicas, long waitTimeoutMillis) {
             this.router = router;
             this.slot = slot;
             this.caller = caller;
             this.durable = durable;
             this.callerWait = wait;
+            this.replicas = replicas;
+            this.waitTimeoutMillis = waitTimeoutMillis;
         }
 
         void send() {
@@ -210,23 +227,32 @@ final class ClusterRouter {
                 scriptRan[0] = true;
                 caller.complete(response);
             }, failure -> failed(endpoint, attempt[0], failure), null);
-            if (!asking) {
-                // After ASKING the request must follow it at once: it is never held for a batch.
+            if (!asking && !durable) {
+                // After ASKING the request must follow it at once: it is never held for a batch (nor is a durable
+                // write, which its WAIT must follow).
                 attempt[0].batchable(caller.batchable());
             }
-            connection.submit(attempt[0]);
-            if (callerWait != null) {
-                // Answered after the script on the same connection: it counts only behind a script that succeeded
-                // (after a redirection the script and its WAIT go again, to the new owner).
-                connection.submit(new PendingRequest(callerWait.request(), budget, response -> {
-                    if (scriptRan[0]) {
-                        callerWait.complete(response);
-                    }
-                }, failure -> {
-                    if (scriptRan[0]) {
-                        callerWait.fail(failure);
-                    }
-                }, null));
+            if (callerWait == null) {
+                connection.submit(attempt[0]);
+                return;
+            }
+            // Answered after the script on the same connection: it counts only behind a script that succeeded
+            // (after a redirection the script and its WAIT go again, to the new owner).
+            PendingRequest attemptWait = new PendingRequest(callerWait.request(), budget, response -> {
+                if (scriptRan[0]) {
+                    callerWait.complete(response);
+                }
+            }, failure -> {
+                if (scriptRan[0]) {
+                    callerWait.fail(failure);
+                }
+            }, null);
+            if (asking) {
+                // ASKING applies to the next command only: this script and a WAIT of its own, right behind it.
+                connection.submit(attempt[0]);
+                connection.submit(attemptWait);
+            } else {
+                node.groupCommit().submit(attempt[0], attemptWait, replicas, waitTimeoutMillis);
             }
         }
 

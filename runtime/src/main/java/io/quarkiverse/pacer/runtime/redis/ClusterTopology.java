@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -23,6 +24,8 @@ import io.vertx.redis.client.Response;
  * configured seeds) with {@code CLUSTER SHARDS}, or {@code CLUSTER SLOTS} on Redis 6.2; it is refreshed periodically,
  * after a failure and after a {@code MOVED} redirection, never twice at once and at most once every
  * {@link #MIN_REFRESH_GAP_NANOS}, so a promoted replica, an added master or a moved slot is picked up by itself.
+ * Answers are parsed and the map applied on a thread of its own: the callers that waited for the map, the closing of
+ * masters gone and the opening of new ones never run on a thread that reads another master's answers.
  */
 final class ClusterTopology {
 
@@ -35,6 +38,7 @@ final class ClusterTopology {
     private final Function<String, NodeConnections> nodes;
     private final long budgetNanos;
     private final Consumer<SlotMap> onRefreshed;
+    private final Executor executor;
     private final AtomicInteger start = new AtomicInteger();
     private volatile SlotMap map;
     private volatile boolean shardsUnknown;
@@ -46,13 +50,16 @@ final class ClusterTopology {
      * @param nodes the connections to a node, opened on demand
      * @param budgetNanos the time budget of one node's answer
      * @param onRefreshed told of each map read from the cluster (to close the connections of masters gone)
+     * @param executor where answers are parsed, the map applied and the callers waiting for it resumed: a thread of
+     *        its own, so a refresh never runs on, nor waits behind, the thread of a master's calls
      */
     ClusterTopology(List<String> seeds, Function<String, NodeConnections> nodes, long budgetNanos,
-            Consumer<SlotMap> onRefreshed) {
+            Consumer<SlotMap> onRefreshed, Executor executor) {
         this.seeds = List.copyOf(seeds);
         this.nodes = nodes;
         this.budgetNanos = budgetNanos;
         this.onRefreshed = onRefreshed;
+        this.executor = executor;
     }
 
     /** The current map, or {@code null} before the first successful refresh. */
@@ -134,7 +141,7 @@ final class ClusterTopology {
         nodes.apply(endpoint).connection().submit(new PendingRequest(request, budgetNanos, answer::complete,
                 answer::completeExceptionally, null));
         String host = SlotMap.hostOf(endpoint);
-        return answer.handle((response, failure) -> {
+        return answer.handleAsync((response, failure) -> {
             if (failure == null) {
                 return CompletableFuture.completedFuture(shards ? SlotMap.fromShards(response, host)
                         : SlotMap.fromSlots(response, host));
@@ -146,7 +153,7 @@ final class ClusterTopology {
                 return query(endpoint, false);
             }
             return CompletableFuture.<SlotMap> failedFuture(failure);
-        }).thenCompose(Function.identity());
+        }, executor).thenCompose(Function.identity());
     }
 
     private void finish(SlotMap parsed, Throwable failure, CompletableFuture<SlotMap> result) {

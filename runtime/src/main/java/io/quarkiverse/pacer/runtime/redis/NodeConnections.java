@@ -8,7 +8,8 @@ import io.vertx.redis.client.Redis;
 
 /**
  * Pacer's connections to one Redis endpoint: {@code quarkus.pacer.redis.connections} pipelined connections, used in
- * turn, plus one durable connection for writes followed by {@code WAIT}, opened on first use. On a standalone or
+ * turn, plus one durable connection for writes followed by {@code WAIT} ({@link GroupCommit}), opened on first use. On a
+ * standalone or
  * Sentinel Redis there is one such group; on Redis Cluster one per master.
  * <p>
  * The connections share a Vert.x client of Pacer's own when it can build one (else the application's shared client).
@@ -22,9 +23,11 @@ final class NodeConnections {
     private final int count;
     private final int maxInFlight;
     private final int maxQueued;
+    private final long budgetNanos;
     private final AtomicInteger next = new AtomicInteger();
     private volatile PipelinedConnection[] connections;
     private volatile PipelinedConnection durable;
+    private volatile GroupCommit groupCommit;
     private volatile Redis client;
     private boolean ownsClient;
     private volatile boolean shutDown;
@@ -35,9 +38,10 @@ final class NodeConnections {
      * @param ownClientFactory builds a client of Pacer's own, or returns {@code null} when it cannot
      * @param sharedClient the application's client, used when Pacer cannot build its own
      * @param contexts a new event-loop context on Pacer's threads per call
+     * @param budgetNanos the time budget of Pacer's own requests to the node (the replica check)
      */
     NodeConnections(String endpoint, Supplier<Redis> ownClientFactory, Supplier<Redis> sharedClient,
-            Supplier<ContextInternal> contexts, int count, int maxInFlight, int maxQueued) {
+            Supplier<ContextInternal> contexts, int count, int maxInFlight, int maxQueued, long budgetNanos) {
         this.endpoint = endpoint;
         this.ownClientFactory = ownClientFactory;
         this.sharedClient = sharedClient;
@@ -45,6 +49,7 @@ final class NodeConnections {
         this.count = Math.max(1, count);
         this.maxInFlight = Math.max(1, maxInFlight);
         this.maxQueued = Math.max(1, maxQueued);
+        this.budgetNanos = budgetNanos;
     }
 
     String endpoint() {
@@ -76,6 +81,29 @@ final class NodeConnections {
             }
         }
         return current;
+    }
+
+    /** The durable writes of this node: scripts whose {@code WAIT}s are shared, on the durable connection. */
+    GroupCommit groupCommit() {
+        GroupCommit current = groupCommit;
+        if (current == null) {
+            PipelinedConnection onDurable = durable();
+            synchronized (this) {
+                current = groupCommit;
+                if (current == null) {
+                    current = new GroupCommit(endpoint, onDurable,
+                            new ReplicaCheck(endpoint, connection(), onDurable, budgetNanos));
+                    groupCommit = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** Whether durable writes to this node are known to fail at once: it has no connected replica. */
+    boolean knownWithoutReplica() {
+        GroupCommit current = groupCommit;
+        return current != null && current.knownWithoutReplica();
     }
 
     /** The client the connections are opened with, for connections of other kinds (pub/sub). */

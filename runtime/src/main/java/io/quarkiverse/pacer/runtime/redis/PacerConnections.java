@@ -4,25 +4,20 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
-import io.netty.channel.EventLoopGroup;
 import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.quarkiverse.pacer.runtime.config.RedisTransportConfig;
 import io.quarkus.redis.runtime.client.config.RedisClientConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.impl.ContextInternal;
-import io.vertx.core.impl.VertxInternal;
-import io.vertx.core.impl.VertxThread;
-import io.vertx.core.spi.transport.Transport;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisConnection;
@@ -33,7 +28,8 @@ import io.vertx.redis.client.Response;
  * Pacer's connections to Redis and where each request goes: on Standalone and Sentinel one group of connections
  * ({@link NodeConnections}); on Redis Cluster ({@code quarkus.redis.client-type=cluster}) the {@link ClusterRouter},
  * with connections per master. Chosen on first use from the Quarkus Redis client's configuration; all of them live on
- * event-loop threads of Pacer's own ({@code pacer-redis-N}).
+ * event-loop threads of Pacer's own ({@link PacerEventLoops}): on Redis Cluster each master's on threads of its own, and
+ * the slot map is read and applied on a thread of its own, so no master's calls wait behind another's work.
  */
 final class PacerConnections {
 
@@ -55,7 +51,12 @@ final class PacerConnections {
     private volatile NodeConnections single;
     /** Redis Cluster: connections per master, routed by slot. */
     private volatile ClusterRouter cluster;
-    private EventLoopGroup eventLoops;
+    /** Standalone and Sentinel: the threads of the one group of connections. */
+    private final PacerEventLoops eventLoops;
+    /** Redis Cluster: each node's threads, kept while the application runs (a node that leaves often comes back). */
+    private final Map<String, PacerEventLoops> nodeEventLoops = new ConcurrentHashMap<>();
+    /** Redis Cluster: the thread that reads the slot map and routes what waited for it. */
+    private final PacerEventLoops topologyEventLoop;
 
     /**
      * @param clientName the Quarkus Redis client's name, {@code null} for the default one
@@ -68,6 +69,8 @@ final class PacerConnections {
         this.transport = transport;
         this.vertx = vertx;
         this.sharedClient = sharedClient;
+        this.eventLoops = new PacerEventLoops(vertx, "pacer-redis-", transport.connections());
+        this.topologyEventLoop = new PacerEventLoops(vertx, "pacer-redis-topology-", 1);
     }
 
     boolean routesBySlot() {
@@ -84,16 +87,23 @@ final class PacerConnections {
         }
     }
 
-    /** Sends a script and {@code WAIT} right behind it, on a connection kept for such writes. */
-    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait) {
+    /**
+     * Sends a script, then {@code WAIT replicas timeoutMillis} covering it (shared with the other durable writes of its
+     * master, {@link GroupCommit}), on a connection kept for such writes; {@code wait} gets the {@code WAIT}'s reply.
+     */
+    void submitDurable(String routingKey, PendingRequest script, PendingRequest wait, int replicas, long timeoutMillis) {
         ClusterRouter router = router();
         if (router != null) {
-            router.submitDurable(routingKey, script, wait);
+            router.submitDurable(routingKey, script, wait, replicas, timeoutMillis);
         } else {
-            PipelinedConnection connection = single.durable();
-            connection.submit(script);
-            connection.submit(wait);
+            single.groupCommit().submit(script, wait, replicas, timeoutMillis);
         }
+    }
+
+    /** Whether durable writes for {@code routingKey} are known to fail at once: its master has no connected replica. */
+    boolean knownWithoutReplica(String routingKey) {
+        ClusterRouter router = router();
+        return router != null ? router.knownWithoutReplica(routingKey) : single.knownWithoutReplica();
     }
 
     /** The number of nodes a per-node command visits: the known masters of a cluster, else 1. */
@@ -174,15 +184,16 @@ final class PacerConnections {
                 : config.hosts().map(PacerConnections::endpoints).orElse(List.of());
         if (seeds.isEmpty()) {
             single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize()),
-                    sharedClient, this::newContext, transport.connections(), transport.maxInFlight(),
-                    transport.maxQueued());
+                    sharedClient, eventLoops::newContext, transport.connections(), transport.maxInFlight(),
+                    transport.maxQueued(), transport.timeout().toNanos());
             return;
         }
         LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
         cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
                 () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint, poolSize()), sharedClient,
-                this::newContext, transport.connections(), transport.maxInFlight(), transport.maxQueued()),
-                CLUSTER_REFRESH_BUDGET, CLUSTER_REFRESH_INTERVAL);
+                nodeEventLoops(endpoint)::newContext, transport.connections(), transport.maxInFlight(),
+                transport.maxQueued(), transport.timeout().toNanos()), topologyEventLoop.executor(), CLUSTER_REFRESH_BUDGET,
+                CLUSTER_REFRESH_INTERVAL);
     }
 
     /**
@@ -203,21 +214,13 @@ final class PacerConnections {
         return endpoints;
     }
 
-    /** A new event-loop context on Pacer's own threads: a connection's state lives on one thread, without locks. */
-    private synchronized ContextInternal newContext() {
-        VertxInternal internal = (VertxInternal) vertx;
-        if (eventLoops == null) {
-            // Event-loop threads of Pacer's own, as Redis clients have: answers are read at once, never behind the
-            // application's HTTP requests on a shared event loop.
-            AtomicInteger threads = new AtomicInteger();
-            eventLoops = internal.transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP,
-                    Math.max(1, transport.connections()),
-                    task -> new VertxThread(task, "pacer-redis-" + threads.getAndIncrement(), false, 2,
-                            TimeUnit.SECONDS),
-                    50);
-        }
-        return internal.createEventLoopContext(eventLoops.next(), internal.getWorkerPool(),
-                PacerConnections.class.getClassLoader());
+    /**
+     * The threads of one master's connections: whatever one master's connections do (a reconnect, a burst of
+     * redirected calls after a promotion, a new client) never delays reading another master's answers.
+     */
+    private PacerEventLoops nodeEventLoops(String endpoint) {
+        return nodeEventLoops.computeIfAbsent(endpoint,
+                node -> new PacerEventLoops(vertx, "pacer-redis-" + SlotMap.portOf(node) + "-", transport.connections()));
     }
 
     void close() {
@@ -229,12 +232,8 @@ final class PacerConnections {
         if (connections != null) {
             connections.shutdown();
         }
-        EventLoopGroup loops;
-        synchronized (this) {
-            loops = eventLoops;
-        }
-        if (loops != null) {
-            loops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-        }
+        eventLoops.close();
+        nodeEventLoops.values().forEach(PacerEventLoops::close);
+        topologyEventLoop.close();
     }
 }

@@ -200,8 +200,10 @@ public class PacerRedis {
     }
 
     /**
-     * Runs a script, then {@code WAIT <replicas> <timeout>} right after it on the same connection, so the wait covers
-     * the script's writes. Emits the script's response and the number of replicas that acknowledged them; when the
+     * Runs a script, then {@code WAIT <replicas> <timeout>} after it on the same connection, so the wait covers the
+     * script's writes; the durable writes that reach a master together share one {@code WAIT}. A master known to have
+     * no connected replica fails the call at once with {@link NoReplicaException}, before the script is written. Emits the
+     * script's response and the number of replicas that acknowledged them; when the
      * script ran but {@code WAIT} failed (the connection or the node was lost before it answered), emits the
      * response with no replica and the {@code WAIT}'s failure: the write is stored but not confirmed.
      * <p>
@@ -242,8 +244,16 @@ public class PacerRedis {
                 written.cancel();
                 wait.cancel();
             });
-            connections.submitDurable(routingKey(keys), written, wait);
+            connections.submitDurable(routingKey(keys), written, wait, replicas, timeout.toMillis());
         });
+    }
+
+    /**
+     * Whether a durable write ({@link #evalAndWait}) with {@code keys} is known to fail at once, unwritten, because the
+     * master it goes to has no connected replica (as last found out; {@code false} when not known).
+     */
+    public boolean knownWithoutReplica(List<String> keys) {
+        return connections.knownWithoutReplica(routingKey(keys));
     }
 
     /**

@@ -91,6 +91,15 @@ final class PipelinedConnection {
         }
     }
 
+    /** Runs {@code task} on this connection's context (at once when already there). */
+    void execute(Runnable task) {
+        if (context.isRunningOnContext()) {
+            task.run();
+        } else {
+            context.runOnContext(ignored -> task.run());
+        }
+    }
+
     /** Closes the connection for good; requests still waiting fail. */
     void shutdown() {
         shutdown("Pacer is shutting down");

@@ -67,14 +67,14 @@ public class BlockingDelayedQueue implements DelayedQueue {
 
     @Override
     public String schedule(String queue, Object payload, Duration delay) {
-        String id = RedisDelayedQueue.newId();
+        String id = reactive.newId(queue);
         store(queue, id, payload, RedisDelayedQueue.NEW, null, delay);
         return id;
     }
 
     @Override
     public String schedule(String queue, Object payload, Instant dueAt) {
-        String id = RedisDelayedQueue.newId();
+        String id = reactive.newId(queue);
         store(queue, id, payload, RedisDelayedQueue.NEW, Objects.requireNonNull(dueAt, "dueAt"), null);
         return id;
     }

@@ -81,7 +81,7 @@ final class BulkScheduler {
             List<String> args = batches.get(i);
             args.set(1, Integer.toString((args.size() - 2) / 4));
             DelayedKeys k = batchKeys.get(i);
-            calls.add(retry.call(() -> writes.write(DelayedScripts.SCHEDULE_ALL, k.all, args,
+            calls.add(retry.call(() -> writes.write(DelayedScripts.SCHEDULE_ALL, k, args,
                     (args.size() - 2) / 4 + " messages of queue " + queue,
                     "call scheduleAll again: every message is an upsert")));
         }

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,23 @@ final class MessageScheduler {
         this.transactions = transactions;
     }
 
+    /**
+     * A new random id. With {@code durability=replicas}, one whose shard's master is not known to refuse durable writes
+     * (it has no connected replica), when some shard's master is not: a message without an id may go to any shard.
+     */
+    String newId(String queue) {
+        String id = UUID.randomUUID().toString();
+        if (!writes.waitsForReplicas(queue)) {
+            return id;
+        }
+        DelayedKeys[] all = shards.of(queue);
+        for (int i = 0; i < 4 * all.length && all.length > 1
+                && writes.refusedAtOnce(all[DelayedKeys.shardOf(id, all.length)]); i++) {
+            id = UUID.randomUUID().toString();
+        }
+        return id;
+    }
+
     /** Stores an encoded payload; {@code true} when stored, {@code false} when {@code mode} is absent and it exists. */
     Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay) {
@@ -57,7 +75,7 @@ final class MessageScheduler {
             Duration delay, ProducerTrace trace) {
         DelayedKeys k = shards.of(queue, id);
         List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
-        Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k.all, args,
+        Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k, args,
                 new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue,
                 "schedule it again with the same id: scheduling by id is an upsert");
         Supplier<Uni<Boolean>> operation = () -> written.get().map(r -> stored(queue, r));
@@ -77,7 +95,7 @@ final class MessageScheduler {
     boolean storeBlocking(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay, Duration awaitAtMost) {
         ProducerTrace trace = tracing.send(queue, id, 1);
-        if (trace != ProducerTrace.NONE || writes.waitsForReplicas() || !transactions.runsNow()) {
+        if (trace != ProducerTrace.NONE || writes.waitsForReplicas(queue) || !transactions.runsNow()) {
             return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
         }
         DelayedKeys k = shards.of(queue, id);

@@ -2,9 +2,10 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.inject.Instance;
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkiverse.pacer.delay.DeadLetter;
 import io.quarkiverse.pacer.delay.ReactiveDelayedQueue;
 import io.quarkiverse.pacer.delay.ScheduledMessage;
+import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
@@ -73,7 +75,10 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         this.unconsumed = unconsumed;
         this.shards = new QueueShards(config.keyPrefix(), config.delayed().shards(), retry);
         this.payloads = new PayloadCheck(mapper, handlers);
-        DurableWrites writes = new DurableWrites(redis, config.delayed().durability(),
+        Map<String, DelayedRuntimeConfig.Durability> durabilityByQueue = new HashMap<>();
+        config.delayed().queues().forEach((name, queueConfig) -> queueConfig.durability()
+                .ifPresent(durability -> durabilityByQueue.put(name, durability)));
+        DurableWrites writes = new DurableWrites(redis, config.delayed().durability(), durabilityByQueue,
                 config.delayed().durabilityTimeout());
         this.scheduler = new MessageScheduler(shards, writes, retry, this.tracing, this.metrics, unconsumed,
                 this.transactions);
@@ -104,20 +109,24 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return unconsumed;
     }
 
-    /** A random id has no earlier message to replace: stored as {@link #NEW}, without the upsert's lookups. */
-    static String newId() {
-        return UUID.randomUUID().toString();
+    /**
+     * A random id has no earlier message to replace: stored as {@link #NEW}, without the upsert's lookups. With
+     * {@code durability=replicas} it is drawn for a shard whose master is not known to be without a replica, when
+     * there is one.
+     */
+    String newId(String queue) {
+        return scheduler.newId(queue);
     }
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Duration delay) {
-        String id = newId();
+        String id = newId(queue);
         return store(queue, id, payload, NEW, null, delay).replaceWith(id);
     }
 
     @Override
     public Uni<String> schedule(String queue, Object payload, Instant dueAt) {
-        String id = newId();
+        String id = newId(queue);
         return store(queue, id, payload, NEW, Objects.requireNonNull(dueAt, "dueAt"), null).replaceWith(id);
     }
 

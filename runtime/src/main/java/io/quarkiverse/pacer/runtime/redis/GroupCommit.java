@@ -1,0 +1,134 @@
+package io.quarkiverse.pacer.runtime.redis;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * Durable writes to one Redis master, sharing their {@code WAIT}s: the scripts that arrive while a {@code WAIT} is
+ * pending are written together when it answers, followed by one {@code WAIT}, which covers them all (it waits for the
+ * replication offset of the connection's last write). So concurrent durable writes cost one replica round trip per
+ * group, not one each in a queue.
+ * <p>
+ * A master known to have no connected replica ({@link ReplicaCheck}) fails a durable write at once, before its script
+ * is written: the write is not stored, and it never waits for a {@code WAIT} that cannot be confirmed. The first group
+ * after the check found none, or after a {@code WAIT} was not confirmed, asks again, so the master recovers by itself
+ * when a replica connects.
+ * <p>
+ * Confined to the context of the master's durable connection; only that master's writes wait here.
+ */
+final class GroupCommit {
+
+    /** One durable write: its script, and the caller told of the {@code WAIT} that covers it. */
+    private record Member(PendingRequest script, PendingRequest confirmation, int replicas, long timeoutMillis) {
+    }
+
+    private final String endpoint;
+    private final PipelinedConnection connection;
+    private final ReplicaCheck replicas;
+    private final ArrayDeque<Member> pending = new ArrayDeque<>();
+    /** A {@code WAIT} or a replica check is pending: arriving writes join the next group. */
+    private boolean busy;
+    /** The replicas were asked for the group now pending (so a check that fails does not repeat for it). */
+    private boolean askedForGroup;
+
+    GroupCommit(String endpoint, PipelinedConnection connection, ReplicaCheck replicas) {
+        this.endpoint = endpoint;
+        this.connection = connection;
+        this.replicas = replicas;
+    }
+
+    /**
+     * Writes {@code script} in the next group; {@code confirmation} is answered with the group's {@code WAIT} reply (the
+     * number of replicas that acknowledged it), or fails with the reason it did not answer. When the master is known
+     * to have no replica, {@code script} fails at once with {@link NoReplicaException}.
+     */
+    void submit(PendingRequest script, PendingRequest confirmation, int replicas, long timeoutMillis) {
+        connection.execute(() -> accept(new Member(script, confirmation, replicas, timeoutMillis)));
+    }
+
+    /** Whether the master is known to have no connected replica (durable writes to it fail at once). */
+    boolean knownWithoutReplica() {
+        return replicas.state() == ReplicaCheck.State.NONE;
+    }
+
+    private void accept(Member member) {
+        if (replicas.state() == ReplicaCheck.State.NONE) {
+            replicas.recheckIfDue(this::flush);
+            member.script().fail(noReplica());
+            return;
+        }
+        pending.add(member);
+        flush();
+    }
+
+    private void flush() {
+        if (busy) {
+            return;
+        }
+        pending.removeIf(member -> member.script().isDone());
+        if (pending.isEmpty()) {
+            return;
+        }
+        switch (replicas.state()) {
+            case NONE:
+                askedForGroup = false;
+                Member member;
+                while ((member = pending.poll()) != null) {
+                    member.script().fail(noReplica());
+                }
+                return;
+            case UNKNOWN:
+                if (!askedForGroup) {
+                    askedForGroup = true;
+                    busy = true;
+                    replicas.ask(() -> {
+                        busy = false;
+                        flush();
+                    });
+                    return;
+                }
+                break;
+            default:
+                break;
+        }
+        askedForGroup = false;
+        Member first = pending.peek();
+        List<Member> group = new ArrayList<>();
+        long budget = 0;
+        while (!pending.isEmpty() && pending.peek().replicas() == first.replicas()
+                && pending.peek().timeoutMillis() == first.timeoutMillis()) {
+            Member member = pending.poll();
+            group.add(member);
+            budget = Math.max(budget, member.confirmation().budgetNanos());
+            connection.submit(member.script());
+        }
+        busy = true;
+        // Answered on this context: the connection answers requests without a caller context on its own.
+        connection.submit(new PendingRequest(Request.cmd(Command.WAIT).arg(first.replicas()).arg(first.timeoutMillis()),
+                budget, response -> waited(group, response, null), failure -> waited(group, null, failure), null));
+    }
+
+    private void waited(List<Member> group, Response response, Throwable failure) {
+        busy = false;
+        for (Member member : group) {
+            if (failure == null) {
+                member.confirmation().complete(response);
+            } else {
+                member.confirmation().fail(failure);
+            }
+        }
+        if (failure != null || response.toInteger() < group.get(0).replicas()) {
+            replicas.suspect();
+        }
+        flush();
+    }
+
+    private NoReplicaException noReplica() {
+        return new NoReplicaException(endpoint);
+    }
+}
