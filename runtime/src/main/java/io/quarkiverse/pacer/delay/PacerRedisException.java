@@ -3,8 +3,9 @@ package io.quarkiverse.pacer.delay;
 /**
  * Redis could not carry out a Pacer call: it is unreachable ({@link RedisUnavailableException}), did not answer in time
  * ({@link RedisTimeoutException}), more calls wait for it on this instance than Pacer queues
- * ({@link RedisOverloadedException}), or a durable write was refused because the master of its shard has no replica
- * ({@link DurabilityUnavailableException}). Catch this type to handle them all alike.
+ * ({@link RedisOverloadedException}), or, with {@code quarkus.pacer.delayed.durability=replicas}, a write was refused
+ * because the master of its shard has no replica ({@link DurabilityUnavailableException}) or no replica confirmed it
+ * ({@link DurabilityUnconfirmedException}). Catch this type to handle them all alike.
  * <p>
  * {@link DelayedQueue} and {@link ReactiveDelayedQueue} calls first ride out a short outage (for
  * {@code quarkus.pacer.delayed.producer-timeout}) and throw only when it lasts longer. Rate-limit decisions
