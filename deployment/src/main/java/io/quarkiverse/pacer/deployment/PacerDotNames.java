@@ -46,6 +46,7 @@ final class PacerDotNames {
     static final DotName REST_QUERY = DotName.createSimple("org.jboss.resteasy.reactive.RestQuery");
     static final DotName REST_HEADER = DotName.createSimple("org.jboss.resteasy.reactive.RestHeader");
     static final DotName REST_COOKIE = DotName.createSimple("org.jboss.resteasy.reactive.RestCookie");
+    static final DotName CACHE_RESULT = DotName.createSimple("io.quarkus.cache.CacheResult");
 
     static final DotName DELAYED = DotName.createSimple(Delayed.class);
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);

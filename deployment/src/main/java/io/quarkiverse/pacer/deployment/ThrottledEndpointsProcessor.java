@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.deployment;
 
+import static io.quarkiverse.pacer.deployment.PacerDotNames.CACHE_RESULT;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.CLIENT_ADDRESS_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.COOKIE_PARAM;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.DEFAULT_VALUE;
@@ -52,7 +53,8 @@ import io.quarkus.resteasy.reactive.spi.ContainerRequestFilterBuildItem;
 /**
  * With Quarkus REST: finds the {@code @Throttled} resource methods whose key the request carries before the method
  * runs (path, query, header and cookie parameters of type {@code String}, the client address, or one key per
- * policy) and decides them in a non-blocking request filter, on the HTTP event loop, before a blocking method is
+ * policy; not {@code @CacheResult} methods, whose cache hits take no permit) and decides them in a non-blocking request filter,
+ * on the HTTP event loop, before a blocking method is
  * dispatched to a worker thread. Every other {@code @Throttled} method is decided by the interceptor alone.
  */
 class ThrottledEndpointsProcessor {
@@ -150,6 +152,9 @@ class ThrottledEndpointsProcessor {
 
     /** The endpoint when its key is known from the request alone, else {@code null}. */
     private static ThrottledEndpoint endpoint(int methodIndex, MethodDefinition definition, MethodInfo method) {
+        if (method.hasDeclaredAnnotation(CACHE_RESULT) || method.declaringClass().hasDeclaredAnnotation(CACHE_RESULT)) {
+            return null; // a cached result takes no permit: only the interceptor, inside the cache's, knows
+        }
         ThrottledEndpoint endpoint = new ThrottledEndpoint();
         endpoint.setMethodIndex(methodIndex);
         endpoint.setDeclaringClass(method.declaringClass().name().toString());

@@ -52,7 +52,12 @@ public class ThrottledEndpointFilter implements ResteasyReactiveContainerRequest
         context.suspend();
         decisions.decide(endpoint.methodIndex, key).subscribe().with(lease -> {
             if (lease != null) {
-                request.serverRequest().unwrap(RoutingContext.class).addEndHandler(ended -> lease.close());
+                RoutingContext routing = request.serverRequest().unwrap(RoutingContext.class);
+                routing.addEndHandler(ended -> lease.close());
+                if (routing.response().ended() || routing.response().closed()) {
+                    // The client went away while Redis decided: no response will be written to end the lease.
+                    lease.close();
+                }
             }
             context.resume();
         }, context::resume);
