@@ -14,6 +14,7 @@ import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildIt
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 import io.quarkus.scheduler.deployment.ScheduledBusinessMethodItem;
 import io.quarkus.scheduler.deployment.SchedulerImplementationBuildItem;
 import io.quarkus.scheduler.runtime.SchedulerConfig;
@@ -34,7 +35,7 @@ public class PacerSchedulerProcessor {
     @BuildStep
     void registerImplementation(CombinedIndexBuildItem index, SchedulerConfig schedulerConfig,
             BuildProducer<SchedulerImplementationBuildItem> implementations,
-            BuildProducer<AdditionalBeanBuildItem> beans) {
+            BuildProducer<AdditionalBeanBuildItem> beans, BuildProducer<ForceStartSchedulerBuildItem> forceStart) {
         if (!usesPacer(index.getIndex()) || !schedulerConfig.useCompositeScheduler()) {
             // Without the composite scheduler a second implementation cannot be chosen per method:
             // validatePacerScheduledMethods() names the methods that ask for it.
@@ -43,6 +44,9 @@ public class PacerSchedulerProcessor {
         implementations.produce(new SchedulerImplementationBuildItem(PacerScheduler.IMPLEMENTATION,
                 DotName.createSimple(PacerScheduler.class), PRIORITY));
         beans.produce(AdditionalBeanBuildItem.unremovableOf(PacerScheduler.class));
+        // The composite scheduler's pause() and resume() reach Quarkus's own scheduler first, which throws unless it
+        // was started: an application whose only scheduled methods are PACER ones could not pause them all.
+        forceStart.produce(new ForceStartSchedulerBuildItem());
     }
 
     @BuildStep

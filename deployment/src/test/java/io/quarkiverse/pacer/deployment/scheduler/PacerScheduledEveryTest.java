@@ -7,8 +7,11 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -20,6 +23,7 @@ import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
 import io.quarkus.scheduler.Scheduler;
+import io.quarkus.scheduler.SkippedExecution;
 import io.quarkus.scheduler.Trigger;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
@@ -27,7 +31,8 @@ import io.vertx.core.Context;
 
 /**
  * {@code @Scheduled(every = "1s", executeWith = "PACER")}: the ticks sit on a one-second grid stored in Redis, each run
- * gets its tick's scheduled fire time, blocking methods run on a worker thread and {@code Uni} ones on the event loop; pause
+ * gets its tick's scheduled fire time, blocking methods run on a worker thread and {@code Uni} and
+ * {@code CompletionStage} ones on the event loop, a {@code skipExecutionIf} predicate skips its ticks; pause
  * and resume are stored in Redis; the Scheduler API lists the jobs and refuses programmatic ones.
  */
 class PacerScheduledEveryTest {
@@ -57,8 +62,36 @@ class PacerScheduledEveryTest {
             return Uni.createFrom().voidItem();
         }
 
+        final List<Boolean> stageOnEventLoop = new CopyOnWriteArrayList<>();
+        final List<Long> predicateTicks = new CopyOnWriteArrayList<>();
+
+        @Scheduled(every = "1s", identity = "stage-every-second", executeWith = "PACER")
+        CompletionStage<Void> stageTick() {
+            stageOnEventLoop.add(Context.isOnEventLoopThread());
+            return CompletableFuture.completedStage(null);
+        }
+
+        @Scheduled(every = "1s", identity = "always-skipped", executeWith = "PACER", skipExecutionIf = AlwaysSkip.class)
+        void neverRuns() {
+            throw new IllegalStateException("skipExecutionIf returned true");
+        }
+
+        void onSkipped(@Observes SkippedExecution skipped) {
+            if (skipped.getExecution().getTrigger().getId().equals("always-skipped")) {
+                predicateTicks.add(skipped.getExecution().getScheduledFireTime().toEpochMilli());
+            }
+        }
+
         @Scheduled(every = "1s", identity = "local-every-second")
         void local() {
+        }
+    }
+
+    @Singleton
+    static class AlwaysSkip implements Scheduled.SkipPredicate {
+        @Override
+        public boolean test(ScheduledExecution execution) {
+            return true;
         }
     }
 
@@ -81,6 +114,10 @@ class PacerScheduledEveryTest {
         }
         assertThat(jobs.blockingOnEventLoop).containsOnly(false);
         assertThat(jobs.uniOnEventLoop).containsOnly(true);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobs.stageOnEventLoop.size() >= 2
+                && jobs.predicateTicks.size() >= 2);
+        assertThat(jobs.stageOnEventLoop).containsOnly(true);
+        assertThat(jobs.predicateTicks).doesNotHaveDuplicates();
         String key = "pacer:s:{every-second}";
         assertThat(RedisCommands.send(redis, "PTTL", key).toLong()).isPositive();
         assertThat(RedisCommands.send(redis, "HGET", key, "spec").toString()).isEqualTo("every:1000");
