@@ -109,9 +109,14 @@ final class ClusterJob {
         }
     }
 
-    /** Reads again at once: after a pause or resume through this instance. */
-    void checkNow() {
-        wakeIn(0);
+    /** Reads again at once if the job is sleeping (after a pause or resume through this instance). */
+    synchronized void checkNow() {
+        long id = timerId;
+        // A timer that already fired, or a read in flight, is the loop itself: it must not get a twin.
+        if (id != -1 && vertx.cancelTimer(id)) {
+            timerId = -1;
+            check();
+        }
     }
 
     private void check() {
@@ -212,12 +217,22 @@ final class ClusterJob {
         });
     }
 
-    private void wakeIn(long millis) {
+    private synchronized void wakeIn(long millis) {
         if (stopped) {
             return;
         }
         long delay = Math.max(1, Math.min(millis, MAX_WAIT_MILLIS));
-        timerId = vertx.setTimer(delay, id -> check());
+        timerId = vertx.setTimer(delay, this::onTimer);
+    }
+
+    private void onTimer(long id) {
+        synchronized (this) {
+            if (timerId != id) {
+                return;
+            }
+            timerId = -1;
+        }
+        check();
     }
 
     /** The job as {@link io.quarkus.scheduler.Scheduler#getScheduledJobs()} shows it, from the last read. */

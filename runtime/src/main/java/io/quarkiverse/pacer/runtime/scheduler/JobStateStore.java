@@ -56,8 +56,18 @@ final class JobStateStore {
         return redis.eval(CLAIM, List.of(key), List.of(expectedNext == null ? "" : expectedNext.toString(), spec,
                 Long.toString(newNext), run == null ? "" : run.toString(), skipConcurrent ? "1" : "0",
                 Long.toString(leaseMillis), token, Long.toString(ttlMillis)))
-                .map(reply -> new ClaimResult(Claim.values()[reply.get(0).toInteger() == 1 ? 1
-                        : reply.get(0).toInteger() == 2 ? 2 : 0], reply.get(1).toLong()));
+                .map(reply -> new ClaimResult(claim(reply.get(0).toInteger()), reply.get(1).toLong()));
+    }
+
+    private static Claim claim(int outcome) {
+        switch (outcome) {
+            case 1:
+                return Claim.CLAIMED;
+            case 2:
+                return Claim.BUSY;
+            default:
+                return Claim.LOST;
+        }
     }
 
     Uni<Boolean> renewLease(String key, String token, long leaseMillis) {
