@@ -26,6 +26,8 @@ import io.smallrye.mutiny.Uni;
 final class PacerDotNames {
 
     static final DotName THROTTLED = DotName.createSimple(Throttled.class);
+    static final DotName SCHEDULED = DotName.createSimple(io.quarkus.scheduler.Scheduled.class);
+    static final DotName SCHEDULES = DotName.createSimple(io.quarkus.scheduler.Scheduled.Schedules.class);
     static final DotName THROTTLED_LIST = DotName.createSimple(Throttled.List.class);
     static final DotName THROTTLE_KEY = DotName.createSimple(ThrottleKey.class);
     static final DotName THROTTLE_KEY_RESOLVER = DotName.createSimple(ThrottleKeyResolver.class);

@@ -1,0 +1,9 @@
+/**
+ * The {@code PACER} implementation of Quarkus's scheduler API: {@code @Scheduled(executeWith = "PACER")} methods run
+ * each tick once across all instances. {@link io.quarkiverse.pacer.runtime.scheduler.PacerScheduler} is the
+ * {@code Scheduler} bean, one {@link io.quarkiverse.pacer.runtime.scheduler.ClusterJob} per schedule reads and claims
+ * its ticks through {@link io.quarkiverse.pacer.runtime.scheduler.JobStateStore} (the job's state in Redis, time from
+ * Redis), {@link io.quarkiverse.pacer.runtime.scheduler.FireTimes} computes the ticks, and
+ * {@link io.quarkiverse.pacer.runtime.scheduler.JobRun} runs a claimed tick.
+ */
+package io.quarkiverse.pacer.runtime.scheduler;

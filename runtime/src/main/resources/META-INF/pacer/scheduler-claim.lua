@@ -1,0 +1,45 @@
+-- scheduler-claim: claims one tick of a PACER scheduler job for the calling instance, or moves the job's next fire time
+-- on (initializing it, or past ticks missed beyond the overdue grace period): a compare-and-set on the next fire time,
+-- so of all the instances that read the same state exactly one claim succeeds.
+-- KEYS[1]: the job's HASH (fields: see scheduler-read.lua)
+-- ARGV[1]: the next fire time the caller read ('' when it read none for ARGV[2]: the job is initialized)
+-- ARGV[2]: the schedule (spec) the caller computed its fire times with
+-- ARGV[3]: the new next fire time, epoch millis
+-- ARGV[4]: scheduled fire time of the tick to run, epoch millis, or '' to run none
+-- ARGV[5]: '1' when the job skips a tick while a run holds the lease (concurrentExecution = SKIP), else '0'
+-- ARGV[6]: lease in millis, counted from Redis TIME (ARGV[5] = '1' only)
+-- ARGV[7]: the caller's lease token
+-- ARGV[8]: time to live of the HASH in millis
+-- Returns: { outcome, now millis }: outcome 1 = claimed (run ARGV[4] if set), 2 = the tick is skipped because the
+--          previous run still holds the lease, 0 = another instance moved the job first (or it is paused, or the tick
+--          is not due yet): run nothing
+-- Work: O(1)
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local s = redis.call('HMGET', KEYS[1], 'next', 'spec', 'paused', 'lease')
+if ARGV[1] == '' then
+    if s[1] and s[2] == ARGV[2] then
+        return { 0, now }
+    end
+elseif s[1] ~= ARGV[1] or s[2] ~= ARGV[2] then
+    return { 0, now }
+end
+if ARGV[4] ~= '' then
+    if s[3] == '1' or tonumber(ARGV[4]) > now then
+        return { 0, now }
+    end
+    if ARGV[5] == '1' and s[4] and tonumber(s[4]) > now then
+        redis.call('HSET', KEYS[1], 'next', ARGV[3], 'spec', ARGV[2])
+        redis.call('PEXPIRE', KEYS[1], ARGV[8])
+        return { 2, now }
+    end
+end
+redis.call('HSET', KEYS[1], 'next', ARGV[3], 'spec', ARGV[2])
+if ARGV[4] ~= '' then
+    redis.call('HSET', KEYS[1], 'last', ARGV[4])
+    if ARGV[5] == '1' then
+        redis.call('HSET', KEYS[1], 'lease', now + tonumber(ARGV[6]), 'owner', ARGV[7])
+    end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+return { 1, now }
