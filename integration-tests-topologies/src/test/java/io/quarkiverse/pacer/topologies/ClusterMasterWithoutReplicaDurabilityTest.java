@@ -2,11 +2,9 @@ package io.quarkiverse.pacer.topologies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -53,8 +51,6 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
         LocalCluster cluster = cluster();
         int victim = cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, 0));
         int replica = cluster.replicaOf(victim).orElseThrow();
-        cluster.awaitReplicated(victim);
-        Path[] executableAndDirectory = cluster.executableAndDirectory(victim);
         Set<Integer> promotedShards = ClusterLoad.shardsOn(cluster, QUEUE, SHARDS, victim);
         assertThat(promotedShards).as("shards on the victim").isNotEmpty().hasSizeLessThan(SHARDS);
 
@@ -70,23 +66,7 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
                 }
             });
             ClusterLoad.eventually(() -> producers.acknowledged().size() >= 300);
-            cluster.kill(victim);
-            cluster.awaitFailedOver(victim);
-            assertThat(cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, promotedShards.iterator().next())))
-                    .as("the replica took over").isEqualTo(replica);
-            assertThat(cluster.replicaOf(replica)).as("the promoted master has no replica").isEmpty();
-            // The degraded steady state: measured once Pacer routes the promoted master's shards to it.
-            ClusterLoad.eventually(producers::refusedSeen);
-            long degradedFrom = System.currentTimeMillis();
-            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(DEGRADED_SECONDS));
-            EveryShardProducers.Window degraded = producers.window(degradedFrom, System.currentTimeMillis());
-
-            // The killed node comes back as the promoted master's replica: durable writes to its shards work again.
-            cluster.restart(victim, executableAndDirectory[0], executableAndDirectory[1]);
-            cluster.awaitHealthy();
-            cluster.awaitReplicated(replica);
-            long recoveredFrom = System.currentTimeMillis();
-            boolean recovered = ClusterLoad.eventually(() -> producers.acknowledgedOnPromotedSince(recoveredFrom) >= 50);
+            EveryShardProducers.Degraded degraded = producers.killAndRecover(cluster, victim, QUEUE, DEGRADED_SECONDS);
             producers.stop();
             Set<String> acknowledged = producers.acknowledged();
             boolean allDelivered = ClusterLoad.eventually(
@@ -96,12 +76,13 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
             LOG.infof("durability=replicas, %d s with a promoted master without replica, %d producers over %d shards"
                     + " (%d on it): %s; acknowledged %d, lost %d; refused but delivered %d; after the old master came"
                     + " back as replica: %s", DEGRADED_SECONDS, PRODUCERS, SHARDS, promotedShards.size(),
-                    degraded.describe(), acknowledged.size(), ClusterLoad.lost(consumer.receivedAt, acknowledged),
-                    refusedButDelivered, recovered ? "durable writes succeed again" : "durable writes still fail");
+                    degraded.window().describe(), acknowledged.size(), ClusterLoad.lost(consumer.receivedAt, acknowledged),
+                    refusedButDelivered, degraded.recovered() ? "durable writes succeed again" : "durable writes still fail");
 
-            degraded.assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_P99_MILLIS,
+            degraded.window().assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_P99_MILLIS,
                     FAIL_FAST_MAX_MILLIS);
-            assertThat(recovered).as("durable writes to the promoted master's shards once it has a replica").isTrue();
+            assertThat(degraded.recovered()).as("durable writes to the promoted master's shards once it has a replica")
+                    .isTrue();
             assertThat(allDelivered).as("every acknowledged message delivered, lost: "
                     + ClusterLoad.lost(consumer.receivedAt, acknowledged)).isTrue();
             assertThat(refusedButDelivered).as("refused (not stored) messages delivered").isZero();

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -67,8 +65,6 @@ class TwoInstancesMasterWithoutReplicaIT {
     private void run(LocalCluster cluster, List<AppInstance> instances) throws Exception {
         int victim = cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, 0));
         int replica = cluster.replicaOf(victim).orElseThrow();
-        cluster.awaitReplicated(victim);
-        Path[] executableAndDirectory = cluster.executableAndDirectory(victim);
         Set<Integer> promotedShards = ClusterLoad.shardsOn(cluster, QUEUE, SHARDS, victim);
         assertThat(promotedShards).as("shards on the victim").isNotEmpty().hasSizeLessThan(SHARDS);
 
@@ -85,27 +81,8 @@ class TwoInstancesMasterWithoutReplicaIT {
             ClusterLoad.eventually(() -> producers.acknowledged().size() >= 300);
             long healthyFrom = System.currentTimeMillis();
             ClusterLoad.eventually(() -> producers.acknowledged().size() >= 3_000);
-            long killedAt = System.currentTimeMillis();
-            EveryShardProducers.Window before = producers.window(healthyFrom, killedAt);
-            cluster.kill(victim);
-            cluster.awaitFailedOver(victim);
-            long promotedAt = System.currentTimeMillis();
-            assertThat(cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, promotedShards.iterator().next())))
-                    .as("the replica took over").isEqualTo(replica);
-            assertThat(cluster.replicaOf(replica)).as("the promoted master has no replica").isEmpty();
-            // The degraded steady state: measured once the instances route the promoted master's shards to it.
-            assertThat(ClusterLoad.eventually(producers::refusedSeen)).as("a call refused at once").isTrue();
-            long degradedFrom = System.currentTimeMillis();
-            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(DEGRADED_SECONDS));
-            EveryShardProducers.Window degraded = producers.window(degradedFrom, System.currentTimeMillis());
-
-            // The killed node, restarted with its own nodes.conf, rejoins as the promoted master's replica.
-            cluster.restart(victim, executableAndDirectory[0], executableAndDirectory[1]);
-            cluster.awaitHealthy();
-            cluster.awaitReplicated(replica);
-            long replicatedAt = System.currentTimeMillis();
-            boolean recovered = ClusterLoad.eventually(() -> producers.acknowledgedOnPromotedSince(replicatedAt) >= 50);
-            long recoveredAt = System.currentTimeMillis();
+            EveryShardProducers.Window before = producers.window(healthyFrom, System.currentTimeMillis());
+            EveryShardProducers.Degraded degraded = producers.killAndRecover(cluster, victim, QUEUE, DEGRADED_SECONDS);
             producers.stop();
 
             Set<String> acknowledged = producers.acknowledged();
@@ -123,18 +100,18 @@ class TwoInstancesMasterWithoutReplicaIT {
                     + " with the promoted master without replica: %s; acknowledged %d, delivered %d of them (lost %d),"
                     + " refused but delivered %d, delivered without acknowledgement or failure %d; the killed node back"
                     + " as replica: %s %d ms after it was in sync%n",
-                    PRODUCERS, SHARDS, promotedShards.size(), promotedAt - killedAt, before.describe(),
-                    DEGRADED_SECONDS, degraded.describe(), acknowledged.size(),
+                    PRODUCERS, SHARDS, promotedShards.size(), degraded.promotedAfterMillis(), before.describe(),
+                    DEGRADED_SECONDS, degraded.window().describe(), acknowledged.size(),
                     acknowledged.stream().filter(receivedAt::containsKey).count(),
                     ClusterLoad.lost(receivedAt, acknowledged), refusedButDelivered.size(),
-                    deliveredUnacknowledged.size(), recovered ? "durable writes succeed again"
-                            : "durable writes still"
-                                    + " fail",
-                    recoveredAt - replicatedAt);
+                    deliveredUnacknowledged.size(),
+                    degraded.recovered() ? "durable writes succeed again" : "durable writes still fail",
+                    degraded.recoveredAfterMillis());
 
-            degraded.assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_MILLIS,
+            degraded.window().assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_MILLIS,
                     FAIL_FAST_MILLIS);
-            assertThat(recovered).as("durable writes to the promoted master's shards once it has a replica").isTrue();
+            assertThat(degraded.recovered()).as("durable writes to the promoted master's shards once it has a replica")
+                    .isTrue();
             assertThat(allDelivered).as("every acknowledged message delivered, lost: "
                     + ClusterLoad.lost(receivedAt, acknowledged)).isTrue();
             assertThat(refusedButDelivered).as("refused (not stored) messages delivered").isEmpty();

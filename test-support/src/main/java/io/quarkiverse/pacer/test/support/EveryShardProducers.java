@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.test.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -111,7 +112,7 @@ public final class EveryShardProducers {
     }
 
     /** Calls on the promoted master's shards that started at or after {@code from} and were acknowledged. */
-    public long acknowledgedOnPromotedSince(long from) {
+    long acknowledgedOnPromotedSince(long from) {
         return calls.stream().filter(call -> call.startedAt() >= from && call.onPromoted() && !call.outcome().failed())
                 .count();
     }
@@ -121,6 +122,41 @@ public final class EveryShardProducers {
         Set<String> ids = new HashSet<>();
         calls.stream().filter(call -> outcome.test(call.outcome())).forEach(call -> ids.add(call.id()));
         return ids;
+    }
+
+    /** What {@link #killAndRecover} saw: the promotion, the degraded window, and whether durable writes came back. */
+    public record Degraded(long promotedAfterMillis, Window window, boolean recovered, long recoveredAfterMillis) {
+    }
+
+    /**
+     * Kills the master on {@code victim} ({@code kill -9}) and waits for its replica's promotion; from the first call
+     * refused at once, lets the producers run {@code seconds} s against the promoted master without a replica; then
+     * restarts the killed node with its own {@code nodes.conf}, so it rejoins as the promoted master's replica, and
+     * waits (up to 60 s after it is in sync) until 50 calls on the promoted master's shards were acknowledged.
+     */
+    public Degraded killAndRecover(LocalCluster cluster, int victim, String queue, int seconds) {
+        int replica = cluster.replicaOf(victim).orElseThrow();
+        cluster.awaitReplicated(victim);
+        Path[] executableAndDirectory = cluster.executableAndDirectory(victim);
+        long killedAt = System.currentTimeMillis();
+        cluster.kill(victim);
+        cluster.awaitFailedOver(victim);
+        long promotedAt = System.currentTimeMillis();
+        assertThat(cluster.masterOfKey(ClusterLoad.dueKey(queue, promotedShards.iterator().next())))
+                .as("the replica took over").isEqualTo(replica);
+        assertThat(cluster.replicaOf(replica)).as("the promoted master has no replica").isEmpty();
+        // The degraded steady state: measured once the application routes the promoted master's shards to it.
+        assertThat(ClusterLoad.eventually(this::refusedSeen)).as("a call refused at once").isTrue();
+        long degradedFrom = System.currentTimeMillis();
+        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(seconds));
+        Window degraded = window(degradedFrom, System.currentTimeMillis());
+
+        cluster.restart(victim, executableAndDirectory[0], executableAndDirectory[1]);
+        cluster.awaitHealthy();
+        cluster.awaitReplicated(replica);
+        long replicatedAt = System.currentTimeMillis();
+        boolean recovered = ClusterLoad.eventually(() -> acknowledgedOnPromotedSince(replicatedAt) >= 50);
+        return new Degraded(promotedAt - killedAt, degraded, recovered, System.currentTimeMillis() - replicatedAt);
     }
 
     /** The calls that started in [from, to). */
