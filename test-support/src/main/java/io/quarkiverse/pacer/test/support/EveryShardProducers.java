@@ -195,12 +195,13 @@ public final class EveryShardProducers {
         /** One line: calls, failures and latencies of each side. */
         public String describe() {
             List<Call> refused = refused();
+            long promotedFailed = promoted.stream().filter(call -> call.outcome().failed()).count();
             return String.format(Locale.ROOT, "healthy shards: %d calls, %d failed, p50 %.1f ms, p99 %.1f ms, slowest"
-                    + " %.1f ms; promoted master's shards: %d calls, %d refused at once (p50 %.1f ms, p99 %.1f ms,"
-                    + " slowest %.1f ms), %d other outcomes", healthy.size(), healthyFailed().size(),
+                    + " %.1f ms; promoted master's shards: %d calls, %d acknowledged, %d refused at once (p50 %.1f ms,"
+                    + " p99 %.1f ms, slowest %.1f ms), %d failed otherwise", healthy.size(), healthyFailed().size(),
                     percentileMillis(healthy, 50), percentileMillis(healthy, 99), percentileMillis(healthy, 100),
-                    promoted.size(), refused.size(), percentileMillis(refused, 50), percentileMillis(refused, 99),
-                    percentileMillis(refused, 100), promoted.size() - refused.size());
+                    promoted.size(), promoted.size() - promotedFailed, refused.size(), percentileMillis(refused, 50),
+                    percentileMillis(refused, 99), percentileMillis(refused, 100), promotedFailed - refused.size());
         }
 
         /**
