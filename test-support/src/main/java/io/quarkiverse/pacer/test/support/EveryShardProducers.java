@@ -168,11 +168,11 @@ public final class EveryShardProducers {
                 (call.onPromoted() ? promoted : healthy).add(call);
             }
         }
-        return new Window(to - from, healthy, promoted);
+        return new Window(healthy, promoted);
     }
 
-    /** The calls of a window of {@code millis}: on the healthy shards, and on the promoted master's shards. */
-    public record Window(long millis, List<Call> healthy, List<Call> promoted) {
+    /** The calls of a window of time: on the healthy shards, and on the promoted master's shards. */
+    public record Window(List<Call> healthy, List<Call> promoted) {
 
         public List<Call> healthyFailed() {
             return healthy.stream().filter(call -> call.outcome().failed()).toList();
