@@ -79,6 +79,7 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
                     degraded.window().describe(), acknowledged.size(), ClusterLoad.lost(consumer.receivedAt, acknowledged),
                     refusedButDelivered, degraded.recovered() ? "durable writes succeed again" : "durable writes still fail");
 
+            assertThat(degraded.healthyFailedFromKill()).as("failed calls on healthy shards from the kill on").isEmpty();
             degraded.window().assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_P99_MILLIS,
                     FAIL_FAST_MAX_MILLIS);
             assertThat(degraded.recovered()).as("durable writes to the promoted master's shards once it has a replica")

@@ -108,6 +108,7 @@ class TwoInstancesMasterWithoutReplicaIT {
                     degraded.recovered() ? "durable writes succeed again" : "durable writes still fail",
                     degraded.recoveredAfterMillis());
 
+            assertThat(degraded.healthyFailedFromKill()).as("failed calls on healthy shards from the kill on").isEmpty();
             degraded.window().assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_MILLIS,
                     FAIL_FAST_MILLIS);
             assertThat(degraded.recovered()).as("durable writes to the promoted master's shards once it has a replica")

@@ -124,8 +124,12 @@ public final class EveryShardProducers {
         return ids;
     }
 
-    /** What {@link #killAndRecover} saw: the promotion, the degraded window, and whether durable writes came back. */
-    public record Degraded(long promotedAfterMillis, Window window, boolean recovered, long recoveredAfterMillis) {
+    /**
+     * What {@link #killAndRecover} saw: the promotion, the degraded window, whether durable writes came back, and the
+     * healthy shards' calls that failed from the kill to the end of the recovery.
+     */
+    public record Degraded(long promotedAfterMillis, Window window, boolean recovered, long recoveredAfterMillis,
+            List<Call> healthyFailedFromKill) {
     }
 
     /**
@@ -156,7 +160,8 @@ public final class EveryShardProducers {
         cluster.awaitReplicated(replica);
         long replicatedAt = System.currentTimeMillis();
         boolean recovered = ClusterLoad.eventually(() -> acknowledgedOnPromotedSince(replicatedAt) >= 50);
-        return new Degraded(promotedAt - killedAt, degraded, recovered, System.currentTimeMillis() - replicatedAt);
+        return new Degraded(promotedAt - killedAt, degraded, recovered, System.currentTimeMillis() - replicatedAt,
+                window(killedAt, Long.MAX_VALUE).healthyFailed());
     }
 
     /** The calls that started in [from, to). */
