@@ -59,9 +59,10 @@ public interface DelayedQueue {
      * @return the generated message id (a random UUID), usable with {@link #cancel(String, String)}
      * @throws IllegalArgumentException for a bad queue name, a negative delay, or a payload that cannot be serialized or
      *         does not fit the queue's consumer
-     * @throws IllegalStateException on a Vert.x event-loop thread, or with {@code quarkus.pacer.delayed.durability=replicas}
-     *         when no replica confirmed the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or with
+     *         {@code quarkus.pacer.delayed.durability=replicas} when no replica could confirm the write
+     *         ({@link DurabilityUnavailableException}, {@link DurabilityUnconfirmedException})
      */
     String schedule(String queue, Object payload, Duration delay);
 
@@ -76,8 +77,9 @@ public interface DelayedQueue {
      * @throws IllegalArgumentException for a bad queue name, or a payload that cannot be serialized or does not fit the
      *         queue's consumer
      * @throws NullPointerException when {@code dueAt} is {@code null}
-     * @throws IllegalStateException on a Vert.x event-loop thread, or when a required replica did not confirm the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or when a required
+     *         replica could not confirm the write
      */
     String schedule(String queue, Object payload, Instant dueAt);
 
@@ -98,8 +100,9 @@ public interface DelayedQueue {
      * @throws IllegalArgumentException for a bad queue name or id, or a payload that cannot be serialized or does not fit
      *         the queue's consumer
      * @throws NullPointerException when {@code dueAt} is {@code null}
-     * @throws IllegalStateException on a Vert.x event-loop thread, or when a required replica did not confirm the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or when a required
+     *         replica could not confirm the write
      */
     String scheduleWithId(String queue, String id, Object payload, Instant dueAt);
 
@@ -118,8 +121,9 @@ public interface DelayedQueue {
      * @return {@code id}
      * @throws IllegalArgumentException for a bad queue name or id, a negative delay, or a payload that cannot be
      *         serialized or does not fit the queue's consumer
-     * @throws IllegalStateException on a Vert.x event-loop thread, or when a required replica did not confirm the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or when a required
+     *         replica could not confirm the write
      */
     String scheduleWithId(String queue, String id, Object payload, Duration delay);
 
@@ -173,8 +177,9 @@ public interface DelayedQueue {
      * @param messages the messages to store
      * @return the ids, in the order of {@code messages}
      * @throws IllegalArgumentException for a bad queue name, id or payload (nothing is stored)
-     * @throws IllegalStateException on a Vert.x event-loop thread, or when a required replica did not confirm the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or when a required
+     *         replica could not confirm the write
      */
     List<String> scheduleAll(String queue, List<ScheduledMessage> messages);
 
@@ -191,8 +196,9 @@ public interface DelayedQueue {
      * @throws IllegalArgumentException for a bad queue name or id, or a payload that cannot be serialized or does not fit
      *         the queue's consumer
      * @throws NullPointerException when {@code dueAt} is {@code null}
-     * @throws IllegalStateException on a Vert.x event-loop thread, or when a required replica did not confirm the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or when a required
+     *         replica could not confirm the write
      */
     boolean scheduleIfAbsent(String queue, String id, Object payload, Instant dueAt);
 
@@ -213,8 +219,9 @@ public interface DelayedQueue {
      * @return {@code true} if the message was scheduled, {@code false} if the id was taken
      * @throws IllegalArgumentException for a bad queue name or id, a negative delay, or a payload that cannot be
      *         serialized or does not fit the queue's consumer
-     * @throws IllegalStateException on a Vert.x event-loop thread, or when a required replica did not confirm the write
-     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout
+     * @throws IllegalStateException on a Vert.x event-loop thread
+     * @throws PacerRedisException when Redis stays unavailable longer than the producer timeout, or when a required
+     *         replica could not confirm the write
      */
     boolean scheduleIfAbsent(String queue, String id, Object payload, Duration delay);
 

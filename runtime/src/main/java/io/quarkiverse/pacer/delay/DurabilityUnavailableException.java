@@ -4,7 +4,8 @@ package io.quarkiverse.pacer.delay;
  * A {@code schedule} with {@code quarkus.pacer.delayed.durability=replicas} was refused at once because the Redis
  * master of its shard has no connected replica (on Redis Cluster, typically a replica promoted after its master
  * failed, until a new replica joins it). The message was <b>not stored</b>: scheduling it again is safe, and succeeds
- * once a replica is connected to that master, or on another shard. Other shards are not affected.
+ * once a replica is connected to that master, or on another shard. Other shards are not affected. It is a
+ * {@link PacerRedisException}, so code that handles Redis failures by scheduling again later handles it too.
  *
  * <pre>{@code
  * try {
@@ -14,7 +15,7 @@ package io.quarkiverse.pacer.delay;
  * }
  * }</pre>
  */
-public class DurabilityUnavailableException extends RuntimeException {
+public class DurabilityUnavailableException extends PacerRedisException {
 
     private static final long serialVersionUID = 1L;
 

@@ -2,8 +2,10 @@ package io.quarkiverse.pacer.delay;
 
 /**
  * Redis could not carry out a Pacer call: it is unreachable ({@link RedisUnavailableException}), did not answer in time
- * ({@link RedisTimeoutException}), or more calls wait for it on this instance than Pacer queues
- * ({@link RedisOverloadedException}). Catch this type to handle all three alike.
+ * ({@link RedisTimeoutException}), more calls wait for it on this instance than Pacer queues
+ * ({@link RedisOverloadedException}), or, with {@code quarkus.pacer.delayed.durability=replicas}, a write was refused
+ * because the master of its shard has no replica ({@link DurabilityUnavailableException}) or no replica confirmed it
+ * ({@link DurabilityUnconfirmedException}). Catch this type to handle them all alike.
  * <p>
  * {@link DelayedQueue} and {@link ReactiveDelayedQueue} calls first ride out a short outage (for
  * {@code quarkus.pacer.delayed.producer-timeout}) and throw only when it lasts longer. Rate-limit decisions

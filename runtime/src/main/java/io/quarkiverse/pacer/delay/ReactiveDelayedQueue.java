@@ -32,8 +32,9 @@ import io.smallrye.mutiny.Uni;
  * returned. When Redis is unavailable, the call is made again for up to {@code quarkus.pacer.delayed.producer-timeout};
  * then the {@code Uni} fails with a {@link PacerRedisException} ({@link RedisUnavailableException},
  * {@link RedisTimeoutException} or {@link RedisOverloadedException}). With
- * {@code quarkus.pacer.delayed.durability=replicas}, a write no replica confirmed fails with
- * {@link IllegalStateException}.
+ * {@code quarkus.pacer.delayed.durability=replicas}, a write no replica could confirm fails with
+ * {@link DurabilityUnavailableException} (not stored) or {@link DurabilityUnconfirmedException} (stored, not
+ * confirmed), both {@link PacerRedisException}s.
  *
  * @see Delayed
  */

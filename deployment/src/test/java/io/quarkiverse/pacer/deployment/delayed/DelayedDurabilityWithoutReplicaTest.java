@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
+import io.quarkiverse.pacer.delay.PacerRedisException;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.redis.client.Command;
@@ -51,7 +52,7 @@ class DelayedDurabilityWithoutReplicaTest {
         for (int i = 1; i <= 2; i++) {
             String id = "m-" + i;
             assertThatThrownBy(() -> queue.scheduleWithId("durable", id, "payload", Duration.ofMinutes(5)))
-                    .isInstanceOf(DurabilityUnavailableException.class)
+                    .isInstanceOf(DurabilityUnavailableException.class).isInstanceOf(PacerRedisException.class)
                     .hasMessage("quarkus.pacer.delayed.durability=replicas: message " + id + " of queue durable was not"
                             + " stored: shard 0 of the queue lives on Redis master of client <default>, which has no"
                             + " connected replica, so no replica could confirm the write (on Redis Cluster, a replica"

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
+import io.quarkiverse.pacer.delay.DurabilityUnconfirmedException;
 import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig.Durability;
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
 import io.quarkiverse.pacer.runtime.redis.Batchable;
@@ -109,7 +110,8 @@ final class DurableWrites {
             return replicated.response();
         }
         Throwable lost = replicated.waitFailure();
-        throw new IllegalStateException("quarkus.pacer.delayed.durability=replicas: " + what + " stored by the primary"
+        throw new DurabilityUnconfirmedException(queue, "quarkus.pacer.delayed.durability=replicas: " + what
+                + " stored by the primary"
                 + " but not confirmed by a replica " + (lost == null ? "within " + durabilityTimeout
                         + " (quarkus.pacer.delayed.durability-timeout)" : "(WAIT failed: " + lost.getMessage() + ")")
                 + "; it may be delivered, or lost by a failover. Check the replicas (INFO replication) and " + again,
