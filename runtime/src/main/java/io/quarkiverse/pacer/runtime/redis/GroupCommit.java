@@ -114,6 +114,7 @@ final class GroupCommit {
                     .add(member.script());
         }
         // The scripts of one batch group (a shard) travel together, as non-durable writes do, all before the WAIT.
+        long groupBudget = budget;
         for (List<PendingRequest> scripts : batches.values()) {
             for (int from = 0; from < scripts.size(); from += RequestBatches.MAX_PARTS) {
                 List<PendingRequest> parts = scripts.subList(from, Math.min(scripts.size(), from + RequestBatches.MAX_PARTS));
@@ -121,7 +122,8 @@ final class GroupCommit {
                     // Never held by the connection's own batching: the WAIT must follow it.
                     connection.submit(parts.get(0).batchable(null));
                 } else {
-                    connection.submit(RequestBatches.together(new ArrayList<>(parts)));
+                    connection.submit(RequestBatches.together(new ArrayList<>(parts),
+                            script -> load(script, groupBudget)));
                 }
             }
         }
@@ -144,6 +146,17 @@ final class GroupCommit {
             replicas.suspect();
         }
         flush();
+    }
+
+    /**
+     * Loads a batch's script that the master did not have (a promoted replica, a {@code SCRIPT FLUSH}), ahead of the
+     * next group: the parts of the failed batch are retried one by one, and the next batches find it.
+     */
+    private void load(LuaScript script, long budgetNanos) {
+        connection.submit(new PendingRequest(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), budgetNanos,
+                ignored -> {
+                }, ignored -> {
+                }, null));
     }
 
     private NoReplicaException noReplica() {

@@ -139,9 +139,10 @@ final class RequestBatches {
 
     /**
      * {@code parts} (of one group, at most {@link #MAX_PARTS}) as one call, for a caller that sends it itself
-     * ({@link GroupCommit}); a failure of the call fails every part, which its own caller may retry alone.
+     * ({@link GroupCommit}); a failure of the call fails every part, which its own caller may retry alone, after
+     * {@code noScript} got the batch's script when the failure was {@code NOSCRIPT}.
      */
-    static PendingRequest together(List<PendingRequest> parts) {
+    static PendingRequest together(List<PendingRequest> parts, Consumer<LuaScript> noScript) {
         List<Batchable> batchables = new ArrayList<>(parts.size());
         long budget = Long.MAX_VALUE;
         for (PendingRequest part : parts) {
@@ -150,6 +151,10 @@ final class RequestBatches {
         }
         PendingRequest batch = new PendingRequest(batchables.get(0).batch(batchables, false), budget,
                 response -> answer(parts, response), failure -> {
+                    LuaScript script = batchables.get(0).batchScript();
+                    if (script != null && PacerRedis.isNoScript(failure)) {
+                        noScript.accept(script);
+                    }
                     for (PendingRequest part : parts) {
                         part.fail(failure);
                     }
