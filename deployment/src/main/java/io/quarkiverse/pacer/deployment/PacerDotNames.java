@@ -34,6 +34,20 @@ final class PacerDotNames {
     static final DotName THROTTLED_INTERCEPTOR = DotName.createSimple(ThrottledInterceptor.class);
     static final DotName THROTTLED_METHOD_INDEX = DotName.createSimple(MethodIndex.class);
 
+    // Quarkus REST and Jakarta REST, by name: the deployment module does not need their classes.
+    static final DotName HTTP_METHOD = DotName.createSimple("jakarta.ws.rs.HttpMethod");
+    static final DotName PATH_PARAM = DotName.createSimple("jakarta.ws.rs.PathParam");
+    static final DotName QUERY_PARAM = DotName.createSimple("jakarta.ws.rs.QueryParam");
+    static final DotName HEADER_PARAM = DotName.createSimple("jakarta.ws.rs.HeaderParam");
+    static final DotName COOKIE_PARAM = DotName.createSimple("jakarta.ws.rs.CookieParam");
+    static final DotName DEFAULT_VALUE = DotName.createSimple("jakarta.ws.rs.DefaultValue");
+    static final DotName ENCODED = DotName.createSimple("jakarta.ws.rs.Encoded");
+    static final DotName REST_PATH = DotName.createSimple("org.jboss.resteasy.reactive.RestPath");
+    static final DotName REST_QUERY = DotName.createSimple("org.jboss.resteasy.reactive.RestQuery");
+    static final DotName REST_HEADER = DotName.createSimple("org.jboss.resteasy.reactive.RestHeader");
+    static final DotName REST_COOKIE = DotName.createSimple("org.jboss.resteasy.reactive.RestCookie");
+    static final DotName CACHE_RESULT = DotName.createSimple("io.quarkus.cache.CacheResult");
+
     static final DotName DELAYED = DotName.createSimple(Delayed.class);
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);
     static final DotName DELAYED_QUEUE_NAME = DotName.createSimple(DelayedQueueName.class);

@@ -4,6 +4,7 @@ import io.quarkiverse.pacer.runtime.PacerStartupSummary;
 import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfigValidation;
 import io.quarkiverse.pacer.runtime.health.PacerRedisReadinessCheck;
+import io.quarkiverse.pacer.runtime.redis.ClusterCoverageCheck;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.PacerRedisOptions;
@@ -36,7 +37,8 @@ public class PacerProcessor {
     @BuildStep
     AdditionalBeanBuildItem registerRedisAccess() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(PacerRedis.class, PacerRedisOptions.class, PacerConfigValidation.class)
+                .addBeanClasses(PacerRedis.class, PacerRedisOptions.class, PacerConfigValidation.class,
+                        ClusterCoverageCheck.class)
                 .setUnremovable().build();
     }
 

@@ -20,8 +20,9 @@ import io.quarkiverse.pacer.throttle.Throttled;
 
 /**
  * What the two-instance Cluster failover test drives over HTTP: schedules with ids it chooses on the queue
- * {@value #QUEUE}, the ids this instance consumed with their time of delivery, a throttled probe that admits every call
- * and a method limited to {@value #EXACT_LIMIT} per day and key.
+ * {@value #QUEUE}, the ids this instance consumed with their time of delivery, a throttled probe that admits every call,
+ * a method limited to {@value #EXACT_LIMIT} per day and key, and one limited to one call per day and key (a second call
+ * admitted means the first was decided without Redis).
  */
 @Path("/failover")
 public class FailoverResource {
@@ -83,6 +84,13 @@ public class FailoverResource {
     @Path("/exact/{key}")
     @Throttled(name = "exact", limit = EXACT_LIMIT, window = "1d", algorithm = Algorithm.FIXED_WINDOW)
     public String exact(@PathParam("key") @ThrottleKey String key) {
+        return "ok";
+    }
+
+    @POST
+    @Path("/once/{key}")
+    @Throttled(name = "once", limit = 1, window = "1d")
+    public String once(@PathParam("key") @ThrottleKey String key) {
         return "ok";
     }
 }

@@ -27,9 +27,11 @@ public final class HttpClientAddress {
         } catch (RuntimeException noActiveRequest) {
             return null;
         }
-        if (context == null) {
-            return null;
-        }
+        return context == null ? null : of(context);
+    }
+
+    /** The remote host of {@code context}'s request. */
+    public static String of(RoutingContext context) {
         SocketAddress remote = context.request().remoteAddress();
         return remote == null ? null : remote.hostAddress();
     }

@@ -51,12 +51,14 @@ public class InterceptedMethods {
     /** The prepared method of an invocation, or {@code null} when it is not throttled. */
     ThrottledMethod of(InvocationContext invocation) {
         MethodIndex index = invocation.getInterceptorBinding(MethodIndex.class);
-        if (index == null) {
-            return null;
-        }
-        ThrottledMethod method = methods[index.value()];
+        return index == null ? null : byIndex(index.value());
+    }
+
+    /** The prepared method of the definition at {@code index}. */
+    ThrottledMethod byIndex(int index) {
+        ThrottledMethod method = methods[index];
         if (method == null) {
-            throw new IllegalStateException(problems[index.value()].getMessage(), problems[index.value()]);
+            throw new IllegalStateException(problems[index].getMessage(), problems[index]);
         }
         return method;
     }

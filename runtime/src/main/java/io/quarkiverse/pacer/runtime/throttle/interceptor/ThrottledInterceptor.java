@@ -1,6 +1,5 @@
 package io.quarkiverse.pacer.runtime.throttle.interceptor;
 
-import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -53,6 +52,11 @@ public class ThrottledInterceptor {
         ThrottledMethod method = enabled ? methods.of(invocation) : null;
         if (method == null) {
             return invocation.proceed();
+        }
+        AdvanceDecisions.Advance advance = AdvanceDecisions.take(method);
+        if (advance != null) {
+            // Decided before the invocation (a REST endpoint's request filter): nothing to decide again.
+            return proceedDecided(invocation, method, advance.lease());
         }
         String key = method.key(invocation);
         if (method.kind == ThrottledReturnKind.BLOCKING) {
@@ -156,6 +160,37 @@ public class ThrottledInterceptor {
         }
     }
 
+    /**
+     * Runs an invocation decided in advance. Its lease, if any, is released by whoever decided once the response is
+     * written; it is marked on this thread while the method body runs, so reentrant calls take no second permit.
+     */
+    private Object proceedDecided(InvocationContext invocation, ThrottledMethod method, Lease lease) throws Exception {
+        if (lease == null) {
+            return invocation.proceed();
+        }
+        ConcurrencyLeases.Scope thread = leases.threadScope();
+        lease.mark(thread);
+        try {
+            Object result = invocation.proceed();
+            if (method.kind != ThrottledReturnKind.BLOCKING) {
+                // The response is written once the returned type terminates: the lease ends then at the latest.
+                return closedOnTermination(method.kind, result, lease);
+            }
+            return result;
+        } finally {
+            lease.unmark(thread);
+        }
+    }
+
+    private static Object closedOnTermination(ThrottledReturnKind kind, Object result, Lease lease) {
+        return switch (kind) {
+            case UNI -> asUni(result).onTermination().invoke(lease::close);
+            case COMPLETION_STAGE -> asStage(result).whenComplete((item, failure) -> lease.close());
+            case MULTI -> asMulti(result).onTermination().invoke(lease::close);
+            case BLOCKING -> result;
+        };
+    }
+
     @SuppressWarnings("unchecked")
     private static Uni<Object> asUni(Object result) {
         return (Uni<Object>) result;
@@ -171,29 +206,9 @@ public class ThrottledInterceptor {
         return (Multi<Object>) result;
     }
 
-    /** Decides at subscription; rejections (after an optional wait on a timer) fail the returned Uni. */
     private Uni<ThrottleOutcome> permitted(ThrottledMethod method, DecisionStack stack, String key,
             Context request) {
-        return engine.decide(stack, key, ThrottleMode.ACQUIRE).onItem().transformToUni(outcome -> {
-            if (outcome.allowed()) {
-                RateLimitHeaders.remember(request, outcome);
-                return Uni.createFrom().item(outcome);
-            }
-            long retryAfter = outcome.retryAfterMicros();
-            if (!method.waits(retryAfter)) {
-                return Uni.createFrom().failure(outcome.exception());
-            }
-            return Uni.createFrom().voidItem()
-                    .onItem().delayIt().by(Duration.ofNanos(retryAfter * 1000))
-                    .onItem().transformToUni(ignored -> engine.decide(stack, key, ThrottleMode.ACQUIRE))
-                    .onItem().transformToUni(retried -> {
-                        if (!retried.allowed()) {
-                            return Uni.createFrom().failure(retried.exception());
-                        }
-                        RateLimitHeaders.remember(request, retried);
-                        return Uni.createFrom().item(retried);
-                    });
-        });
+        return Admission.permitted(engine, method, stack, key, request);
     }
 
     /**

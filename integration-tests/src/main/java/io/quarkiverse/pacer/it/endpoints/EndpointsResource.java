@@ -1,0 +1,79 @@
+package io.quarkiverse.pacer.it.endpoints;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+
+import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.ThrottleKey;
+import io.quarkiverse.pacer.throttle.Throttled;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Throttled endpoints whose key the request carries, decided before the method is dispatched, next to an endpoint
+ * calling a throttled bean with the same limit; {@link EndpointProbe} shows what each request reached.
+ */
+@Path("/endpoints")
+public class EndpointsResource {
+
+    @Inject
+    EndpointProbe probe;
+
+    @Inject
+    LimitedService service;
+
+    /** Blocking ({@code String}, a worker thread): two calls per user an hour. */
+    @GET
+    @Path("/blocking/{user}")
+    @Throttled(name = "it-endpoint", limit = 2, window = "1h")
+    public String blocking(@PathParam("user") @ThrottleKey String user) {
+        probe.ran("blocking-method");
+        return "hello " + user;
+    }
+
+    /** The same limit on a CDI bean the endpoint calls. */
+    @GET
+    @Path("/bean/{user}")
+    public String bean(@PathParam("user") String user) {
+        probe.ran("bean-endpoint");
+        return service.call(user);
+    }
+
+    /** Reactive ({@code Uni}, the event loop), keyed by a header, stacked: one call per tenant a minute. */
+    @GET
+    @Path("/reactive")
+    @Throttled(name = "it-endpoint-daily", limit = 100, window = "1d", algorithm = Algorithm.SLIDING_WINDOW)
+    @Throttled(name = "it-endpoint-minute", limit = 1, window = "1m")
+    public Uni<String> reactive(@HeaderParam("X-Tenant") @ThrottleKey String tenant) {
+        probe.ran("reactive-method");
+        return Uni.createFrom().item("results for " + tenant);
+    }
+
+    /** One call at a time per user; {@code ?fail=true} makes the method throw. */
+    @GET
+    @Path("/leased/{user}")
+    @Throttled(name = "it-endpoint-lease", limit = 1, window = "1m", algorithm = Algorithm.CONCURRENCY)
+    public String leased(@PathParam("user") @ThrottleKey String user, @QueryParam("fail") boolean fail) {
+        probe.ran("leased-method");
+        if (fail) {
+            throw new IllegalStateException("failed on purpose");
+        }
+        return "done";
+    }
+
+    @GET
+    @Path("/probe")
+    public String report() {
+        return probe.report();
+    }
+
+    @DELETE
+    @Path("/probe")
+    public void clear() {
+        probe.clear();
+    }
+}
