@@ -2,27 +2,19 @@ package io.quarkiverse.pacer.topologies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
+import io.quarkiverse.pacer.test.support.BusyCore;
 import io.quarkiverse.pacer.test.support.ClusterLoad;
+import io.quarkiverse.pacer.test.support.EveryShardProducers;
+import io.quarkiverse.pacer.test.support.EveryShardProducers.Outcome;
 import io.quarkiverse.pacer.test.support.LocalCluster;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -50,144 +42,58 @@ class ClusterMasterWithoutReplicaDurabilityTest extends ClusterFailureTestBase {
     static final long HEALTHY_P99_MILLIS = 1_000;
 
     @RegisterExtension
-    static final QuarkusUnitTest config = application(1, ClusterMasterWithoutReplicaDurabilityTest.class)
+    static final QuarkusUnitTest config = application(1, ClusterMasterWithoutReplicaDurabilityTest.class,
+            EveryShardProducers.class, BusyCore.class)
             .overrideConfigKey("quarkus.pacer.delayed.durability", "replicas");
-
-    /** One schedule call: when it started, how long it took, on which side, and how it ended. */
-    record Call(long startedAt, long tookMillis, boolean onPromoted, Throwable failure) {
-    }
 
     @Test
     void healthyShardsKeepGoingWhileAPromotedMasterHasNoReplica() throws Exception {
         LocalCluster cluster = cluster();
         int victim = cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, 0));
         int replica = cluster.replicaOf(victim).orElseThrow();
-        cluster.awaitReplicated(victim);
-        Path[] executableAndDirectory = cluster.executableAndDirectory(victim);
         Set<Integer> promotedShards = ClusterLoad.shardsOn(cluster, QUEUE, SHARDS, victim);
         assertThat(promotedShards).as("shards on the victim").isNotEmpty().hasSizeLessThan(SHARDS);
 
-        Process spinner = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
-        AtomicBoolean running = new AtomicBoolean(true);
-        List<Call> calls = new CopyOnWriteArrayList<>();
-        Map<String, Long> acknowledged = new ConcurrentHashMap<>();
-        AtomicReference<Long> phaseStart = new AtomicReference<>(Long.MAX_VALUE);
-        AtomicBoolean refusedSeen = new AtomicBoolean();
-        List<Thread> producers = new ArrayList<>();
-        for (int p = 0; p < PRODUCERS; p++) {
-            int producer = p;
-            Thread thread = new Thread(() -> {
-                AtomicInteger ids = new AtomicInteger();
-                for (int n = 0; running.get(); n++) {
-                    // Each producer writes to every shard in turn, as producers of random ids do.
-                    int shard = Math.floorMod(n + producer, SHARDS);
-                    String id = "d" + producer + "-" + ids.getAndIncrement();
-                    while (ClusterLoad.shardOf(id, SHARDS) != shard) {
-                        id = "d" + producer + "-" + ids.getAndIncrement();
-                    }
-                    long started = System.currentTimeMillis();
-                    long start = System.nanoTime();
-                    Throwable failure = null;
-                    try {
-                        queue.scheduleWithId(QUEUE, id, id, Duration.ofMillis(200));
-                        acknowledged.put(id, started);
-                    } catch (RuntimeException e) {
-                        failure = e;
-                        if (e instanceof DurabilityUnavailableException) {
-                            refusedSeen.set(true);
-                        }
-                    }
-                    if (started >= phaseStart.get()) {
-                        calls.add(new Call(started, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-                                promotedShards.contains(shard), failure));
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        EveryShardProducers producers = new EveryShardProducers(SHARDS, promotedShards);
+        try (BusyCore busy = BusyCore.start()) {
+            producers.start(PRODUCERS, (producer, id) -> {
+                long start = System.nanoTime();
+                try {
+                    queue.scheduleWithId(QUEUE, id, id, Duration.ofMillis(200));
+                    return Outcome.acknowledged(micros(start));
+                } catch (RuntimeException e) {
+                    return new Outcome(micros(start), e.toString(), e instanceof DurabilityUnavailableException);
                 }
-            }, "producer-" + p);
-            thread.start();
-            producers.add(thread);
-        }
-        try {
-            ClusterLoad.eventually(() -> acknowledged.size() >= 300);
-            cluster.kill(victim);
-            cluster.awaitFailedOver(victim);
-            assertThat(cluster.masterOfKey(ClusterLoad.dueKey(QUEUE, promotedShards.iterator().next())))
-                    .as("the replica took over").isEqualTo(replica);
-            assertThat(cluster.replicaOf(replica)).as("the promoted master has no replica").isEmpty();
-            // The degraded steady state: measured once Pacer routes the promoted master's shards to it.
-            ClusterLoad.eventually(refusedSeen::get);
-            long degradedFrom = System.currentTimeMillis();
-            phaseStart.set(degradedFrom);
-            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(DEGRADED_SECONDS));
-            List<Call> degraded = new ArrayList<>(calls);
-            phaseStart.set(Long.MAX_VALUE);
-
-            // The killed node comes back as the promoted master's replica: durable writes to its shards work again.
-            cluster.restart(victim, executableAndDirectory[0], executableAndDirectory[1]);
-            cluster.awaitHealthy();
-            cluster.awaitReplicated(replica);
-            long recoveredFrom = System.currentTimeMillis();
-            phaseStart.set(recoveredFrom);
-            boolean recovered = ClusterLoad.eventually(() -> calls.stream().filter(
-                    call -> call.startedAt() >= recoveredFrom && call.onPromoted() && call.failure() == null).count() >= 50);
-            running.set(false);
-            for (Thread thread : producers) {
-                thread.join(30_000);
-            }
+            });
+            ClusterLoad.eventually(() -> producers.acknowledged().size() >= 300);
+            EveryShardProducers.Degraded degraded = producers.killAndRecover(cluster, victim, QUEUE, DEGRADED_SECONDS);
+            producers.stop();
+            Set<String> acknowledged = producers.acknowledged();
             boolean allDelivered = ClusterLoad.eventually(
-                    () -> ClusterLoad.lost(consumer.receivedAt, acknowledged.keySet()) == 0);
-
-            List<Call> healthy = degraded.stream().filter(call -> !call.onPromoted()).toList();
-            List<Call> promoted = degraded.stream().filter(Call::onPromoted).toList();
-            List<Call> healthyFailed = healthy.stream().filter(call -> call.failure() != null).toList();
-            List<Call> promotedRefused = promoted.stream()
-                    .filter(call -> call.failure() instanceof DurabilityUnavailableException).toList();
-            long slowestRefusal = promotedRefused.stream().mapToLong(Call::tookMillis).max().orElse(0);
-            long refusalP99 = percentile(promotedRefused, 99);
-            long healthyP99 = percentile(healthy, 99);
+                    () -> ClusterLoad.lost(consumer.receivedAt, acknowledged) == 0);
+            long refusedButDelivered = producers.ids(Outcome::refused).stream().filter(consumer.receivedAt::containsKey)
+                    .count();
             LOG.infof("durability=replicas, %d s with a promoted master without replica, %d producers over %d shards"
-                    + " (%d on it): healthy shards: %d calls, %d failed, p50 %d ms, p99 %d ms, slowest %d ms; promoted"
-                    + " master's shards: %d calls, %d refused at once (p99 %d ms, slowest %d ms), %d other outcomes;"
-                    + " acknowledged %d, lost %d; after the old master came back as replica: %s",
-                    DEGRADED_SECONDS, PRODUCERS, SHARDS, promotedShards.size(), healthy.size(), healthyFailed.size(),
-                    percentile(healthy, 50), healthyP99, percentile(healthy, 100), promoted.size(),
-                    promotedRefused.size(), refusalP99, slowestRefusal, promoted.size() - promotedRefused.size(),
-                    acknowledged.size(), ClusterLoad.lost(consumer.receivedAt, acknowledged.keySet()),
-                    recovered ? "durable writes succeed again" : "durable writes still fail");
+                    + " (%d on it): %s; acknowledged %d, lost %d; refused but delivered %d; after the old master came"
+                    + " back as replica: %s", DEGRADED_SECONDS, PRODUCERS, SHARDS, promotedShards.size(),
+                    degraded.window().describe(), acknowledged.size(), ClusterLoad.lost(consumer.receivedAt, acknowledged),
+                    refusedButDelivered, degraded.recovered() ? "durable writes succeed again" : "durable writes still fail");
 
-            assertThat(healthy).as("calls on healthy shards while degraded").isNotEmpty();
-            assertThat(healthyFailed).as("failed calls on healthy shards; first: "
-                    + healthyFailed.stream().findFirst().map(Call::failure).orElse(null)).isEmpty();
-            assertThat(healthyP99).as("p99 (ms) of healthy shards' calls while degraded").isLessThan(HEALTHY_P99_MILLIS);
-            assertThat(promoted).as("calls on the promoted master's shards while degraded").isNotEmpty();
-            assertThat(promotedRefused).as("calls on the promoted master's shards refused at once; others: "
-                    + promoted.stream().filter(call -> !(call.failure() instanceof DurabilityUnavailableException))
-                            .findFirst().orElse(null))
-                    .hasSameSizeAs(promoted);
-            assertThat(promotedRefused.get(0).failure().getMessage()).contains("was not stored")
-                    .contains("127.0.0.1:" + replica).contains("has no connected replica")
-                    .contains("Add a replica to that master, or set quarkus.pacer.delayed.durability=primary");
-            assertThat(refusalP99).as("p99 (ms) of the refusals").isLessThan(FAIL_FAST_P99_MILLIS);
-            assertThat(slowestRefusal).as("slowest refusal (ms)").isLessThan(FAIL_FAST_MAX_MILLIS);
-            assertThat(recovered).as("durable writes to the promoted master's shards once it has a replica").isTrue();
+            assertThat(degraded.healthyFailedFromKill()).as("failed calls on healthy shards from the kill on").isEmpty();
+            degraded.window().assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_P99_MILLIS,
+                    FAIL_FAST_MAX_MILLIS);
+            assertThat(degraded.recovered()).as("durable writes to the promoted master's shards once it has a replica")
+                    .isTrue();
             assertThat(allDelivered).as("every acknowledged message delivered, lost: "
-                    + ClusterLoad.lost(consumer.receivedAt, acknowledged.keySet())).isTrue();
+                    + ClusterLoad.lost(consumer.receivedAt, acknowledged)).isTrue();
+            assertThat(refusedButDelivered).as("refused (not stored) messages delivered").isZero();
         } finally {
-            running.set(false);
-            for (Thread thread : producers) {
-                thread.join(30_000);
-            }
-            spinner.destroyForcibly();
+            producers.stop();
             cluster.close();
         }
     }
 
-    private static long percentile(List<Call> calls, int percentile) {
-        if (calls.isEmpty()) {
-            return 0;
-        }
-        List<Long> took = new ArrayList<>(calls.stream().map(Call::tookMillis).toList());
-        Collections.sort(took);
-        return took.get(Math.min(took.size() - 1, took.size() * percentile / 100));
+    private static long micros(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - startNanos);
     }
 }

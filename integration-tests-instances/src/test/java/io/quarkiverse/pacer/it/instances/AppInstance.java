@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.it.instances;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
@@ -61,8 +63,17 @@ final class AppInstance implements AutoCloseable {
         }
     }
 
-    /** The status and body of a call; status -1 when the instance could not be reached. */
-    record Answer(int status, String body) {
+    /** The status, body and headers of a call; status -1 when the instance could not be reached. */
+    record Answer(int status, String body, HttpHeaders headers) {
+
+        Answer(int status, String body) {
+            this(status, body, HttpHeaders.of(Map.of(), (name, value) -> true));
+        }
+
+        /** The value of header {@code name} as a number; -1 when it is missing. */
+        long longHeader(String name) {
+            return headers.firstValueAsLong(name).orElse(-1);
+        }
     }
 
     Answer call(String method, String path) {
@@ -70,7 +81,7 @@ final class AppInstance implements AutoCloseable {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri(path))
                     .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(60)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            return new Answer(response.statusCode(), response.body());
+            return new Answer(response.statusCode(), response.body(), response.headers());
         } catch (IOException e) {
             return new Answer(-1, e.toString());
         } catch (InterruptedException e) {

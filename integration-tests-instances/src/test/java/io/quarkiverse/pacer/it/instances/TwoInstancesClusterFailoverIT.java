@@ -163,7 +163,7 @@ class TwoInstancesClusterFailoverIT {
     }
 
     /** {@code receivedAt} filled with the ids both instances consumed and when; returned for chaining. */
-    private static Map<String, Long> received(List<AppInstance> instances, Map<String, Long> receivedAt)
+    static Map<String, Long> received(List<AppInstance> instances, Map<String, Long> receivedAt)
             throws Exception {
         for (AppInstance instance : instances) {
             for (String line : instance.get("/failover/received").split("\n")) {

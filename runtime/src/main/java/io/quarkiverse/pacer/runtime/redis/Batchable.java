@@ -21,6 +21,14 @@ public interface Batchable {
      */
     Request batch(List<Batchable> parts, boolean source);
 
+    /**
+     * The script a batch runs, loaded where a batch found it missing ({@code NOSCRIPT}) and its parts are retried one by
+     * one; {@code null} when a batch loads it itself.
+     */
+    default LuaScript batchScript() {
+        return null;
+    }
+
     /** The answer to part {@code index} in a batch's {@code response}; an error element fails that part alone. */
     default Response part(Response response, int index) {
         return response.get(index);

@@ -227,9 +227,9 @@ final class ClusterRouter {
                 scriptRan[0] = true;
                 caller.complete(response);
             }, failure -> failed(endpoint, attempt[0], failure), null);
-            if (!asking && !durable) {
-                // After ASKING the request must follow it at once: it is never held for a batch (nor is a durable
-                // write, which its WAIT must follow).
+            if (!asking) {
+                // After ASKING the request must follow it at once: it is never held for a batch. A durable write is
+                // batched by its group commit only, before the WAIT that covers it.
                 attempt[0].batchable(caller.batchable());
             }
             if (callerWait == null) {

@@ -2,7 +2,9 @@ package io.quarkiverse.pacer.runtime.redis;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -12,7 +14,8 @@ import io.vertx.redis.client.Response;
  * Durable writes to one Redis master, sharing their {@code WAIT}s: the scripts that arrive while a {@code WAIT} is
  * pending are written together when it answers, followed by one {@code WAIT}, which covers them all (it waits for the
  * replication offset of the connection's last write). So concurrent durable writes cost one replica round trip per
- * group, not one each in a queue.
+ * group, not one each in a queue. The scripts of a group that may travel together ({@link Batchable}, e.g. the
+ * schedules of one shard) go as one call, as they do without durability.
  * <p>
  * A master known to have no connected replica ({@link ReplicaCheck}) fails a durable write at once, before its script
  * is written: the write is not stored, and it never waits for a {@code WAIT} that cannot be confirmed. The first group
@@ -99,13 +102,30 @@ final class GroupCommit {
         askedForGroup = false;
         Member first = pending.peek();
         List<Member> group = new ArrayList<>();
+        Map<Object, List<PendingRequest>> batches = new LinkedHashMap<>();
         long budget = 0;
         while (!pending.isEmpty() && pending.peek().replicas() == first.replicas()
                 && pending.peek().timeoutMillis() == first.timeoutMillis()) {
             Member member = pending.poll();
             group.add(member);
             budget = Math.max(budget, member.confirmation().budgetNanos());
-            connection.submit(member.script());
+            Batchable batchable = member.script().batchable();
+            batches.computeIfAbsent(batchable == null ? member : batchable.group(), key -> new ArrayList<>())
+                    .add(member.script());
+        }
+        // The scripts of one batch group (a shard) travel together, as non-durable writes do, all before the WAIT.
+        long groupBudget = budget;
+        for (List<PendingRequest> scripts : batches.values()) {
+            for (int from = 0; from < scripts.size(); from += RequestBatches.MAX_PARTS) {
+                List<PendingRequest> parts = scripts.subList(from, Math.min(scripts.size(), from + RequestBatches.MAX_PARTS));
+                if (parts.size() == 1) {
+                    // Never held by the connection's own batching: the WAIT must follow it.
+                    connection.submit(parts.get(0).batchable(null));
+                } else {
+                    connection.submit(RequestBatches.together(new ArrayList<>(parts),
+                            script -> load(script, groupBudget)));
+                }
+            }
         }
         busy = true;
         // Answered on this context: the connection answers requests without a caller context on its own.
@@ -126,6 +146,17 @@ final class GroupCommit {
             replicas.suspect();
         }
         flush();
+    }
+
+    /**
+     * Loads a batch's script that the master did not have (a promoted replica, a {@code SCRIPT FLUSH}), ahead of the
+     * next group: the parts of the failed batch are retried one by one, and the next batches find it.
+     */
+    private void load(LuaScript script, long budgetNanos) {
+        connection.submit(new PendingRequest(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()), budgetNanos,
+                ignored -> {
+                }, ignored -> {
+                }, null));
     }
 
     private NoReplicaException noReplica() {

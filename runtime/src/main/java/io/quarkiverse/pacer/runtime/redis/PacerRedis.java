@@ -213,39 +213,84 @@ public class PacerRedis {
      */
     public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
             Duration timeout) {
+        return evalAndWait(script, keys, args, replicas, timeout, null);
+    }
+
+    /**
+     * Runs a script and a {@code WAIT} like {@link #evalAndWait(LuaScript, List, List, int, Duration)}; the scripts of
+     * {@code batchable}'s group that share the {@code WAIT} go in one call.
+     */
+    public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
+            Duration timeout, Batchable batchable) {
         Duration budget = transport.timeout().plus(timeout);
         LuaScript sent = script.toSend();
-        return scriptThenWait(sent, false, keys, args, replicas, timeout, budget)
+        return scriptThenWait(sent, false, keys, args, replicas, timeout, budget, batchable)
                 .onFailure(PacerRedis::isNoScript)
-                .recoverWithUni(() -> scriptThenWait(sent, true, keys, args, replicas, timeout, budget));
+                .recoverWithUni(() -> scriptThenWait(sent, true, keys, args, replicas, timeout, budget, null));
     }
 
     private Uni<ReplicatedResponse> scriptThenWait(LuaScript script, boolean source, List<String> keys,
-            List<String> args, int replicas, Duration timeout, Duration budget) {
+            List<String> args, int replicas, Duration timeout, Duration budget, Batchable batchable) {
+        return Uni.createFrom().emitter(emitter -> {
+            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
+            PendingRequest[] sent = submitScriptThenWait(script, source, keys, args, replicas, timeout, budget,
+                    batchable, caller, emitter::complete, emitter::fail);
+            emitter.onTermination(() -> {
+                sent[0].cancel();
+                sent[1].cancel();
+            });
+        });
+    }
+
+    /**
+     * {@link #evalAndWait(LuaScript, List, List, int, Duration, Batchable)} for a caller that blocks on the answer
+     * (never an event-loop thread): completed on Pacer's connection thread, without a {@link Uni} chain.
+     */
+    public CompletableFuture<ReplicatedResponse> evalAndWaitFuture(LuaScript script, List<String> keys,
+            List<String> args, int replicas, Duration timeout, Batchable batchable) {
+        Duration budget = transport.timeout().plus(timeout);
+        LuaScript sent = script.toSend();
+        return scriptThenWaitFuture(sent, false, keys, args, replicas, timeout, budget, batchable)
+                .exceptionallyCompose(failure -> isNoScript(failure)
+                        ? scriptThenWaitFuture(sent, true, keys, args, replicas, timeout, budget, null)
+                        : CompletableFuture.failedFuture(failure));
+    }
+
+    private CompletableFuture<ReplicatedResponse> scriptThenWaitFuture(LuaScript script, boolean source,
+            List<String> keys, List<String> args, int replicas, Duration timeout, Duration budget,
+            Batchable batchable) {
+        CompletableFuture<ReplicatedResponse> future = new CompletableFuture<>();
+        submitScriptThenWait(script, source, keys, args, replicas, timeout, budget, batchable, null, future::complete,
+                future::completeExceptionally);
+        return future;
+    }
+
+    /**
+     * Submits a script and the {@code WAIT} covering it; {@code onDone} gets the script's response with the number of
+     * replicas that acknowledged it (0 and the {@code WAIT}'s failure when the script ran but the {@code WAIT} failed),
+     * {@code onFailure} the script's failure. Returns both requests, to cancel them.
+     */
+    private PendingRequest[] submitScriptThenWait(LuaScript script, boolean source, List<String> keys,
+            List<String> args, int replicas, Duration timeout, Duration budget, Batchable batchable, Context caller,
+            Consumer<ReplicatedResponse> onDone, Consumer<Throwable> onFailure) {
         long budgetNanos = budget.toNanos();
         Request scriptRequest = scriptRequest(script, source, keys, args);
         Request waitRequest = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
-        return Uni.createFrom().emitter(emitter -> {
-            Context caller = Context.isOnEventLoopThread() ? Vertx.currentContext() : null;
-            // Both answers come on one thread (the caller's context or the connection's), the script's first.
-            Response[] stored = new Response[1];
-            PendingRequest written = new PendingRequest(scriptRequest, budgetNanos, response -> stored[0] = response,
-                    emitter::fail, caller);
-            PendingRequest wait = new PendingRequest(waitRequest, budgetNanos,
-                    acknowledged -> emitter.complete(new ReplicatedResponse(stored[0], acknowledged.toInteger(), null)),
-                    failure -> {
-                        if (stored[0] != null) {
-                            emitter.complete(new ReplicatedResponse(stored[0], 0, failure));
-                        } else {
-                            emitter.fail(failure);
-                        }
-                    }, caller);
-            emitter.onTermination(() -> {
-                written.cancel();
-                wait.cancel();
-            });
-            connections.submitDurable(routingKey(keys), written, wait, replicas, timeout.toMillis());
-        });
+        // Both answers come on one thread (the caller's context or the connection's), the script's first.
+        Response[] stored = new Response[1];
+        PendingRequest written = new PendingRequest(scriptRequest, budgetNanos, response -> stored[0] = response,
+                onFailure, caller).batchable(batchable);
+        PendingRequest wait = new PendingRequest(waitRequest, budgetNanos,
+                acknowledged -> onDone.accept(new ReplicatedResponse(stored[0], acknowledged.toInteger(), null)),
+                failure -> {
+                    if (stored[0] != null) {
+                        onDone.accept(new ReplicatedResponse(stored[0], 0, failure));
+                    } else {
+                        onFailure.accept(failure);
+                    }
+                }, caller);
+        connections.submitDurable(routingKey(keys), written, wait, replicas, timeout.toMillis());
+        return new PendingRequest[] { written, wait };
     }
 
     /**

@@ -137,6 +137,32 @@ final class RequestBatches {
         return batch[0];
     }
 
+    /**
+     * {@code parts} (of one group, at most {@link #MAX_PARTS}) as one call, for a caller that sends it itself
+     * ({@link GroupCommit}); a failure of the call fails every part, which its own caller may retry alone, after
+     * {@code noScript} got the batch's script when the failure was {@code NOSCRIPT}.
+     */
+    static PendingRequest together(List<PendingRequest> parts, Consumer<LuaScript> noScript) {
+        List<Batchable> batchables = new ArrayList<>(parts.size());
+        long budget = Long.MAX_VALUE;
+        for (PendingRequest part : parts) {
+            batchables.add(part.batchable());
+            budget = Math.min(budget, part.budgetNanos());
+        }
+        PendingRequest batch = new PendingRequest(batchables.get(0).batch(batchables, false), budget,
+                response -> answer(parts, response), failure -> {
+                    LuaScript script = batchables.get(0).batchScript();
+                    if (script != null && PacerRedis.isNoScript(failure)) {
+                        noScript.accept(script);
+                    }
+                    for (PendingRequest part : parts) {
+                        part.fail(failure);
+                    }
+                }, null);
+        batch.parts(parts);
+        return batch;
+    }
+
     private static void answer(List<PendingRequest> parts, Response response) {
         for (int i = 0; i < parts.size(); i++) {
             PendingRequest part = parts.get(i);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
 import io.quarkiverse.pacer.delay.DurabilityUnconfirmedException;
@@ -51,10 +52,16 @@ final class DurableWrites {
      * nothing waited).
      */
     Uni<PacerRedis.ReplicatedResponse> write(String queue, LuaScript script, List<String> keys, List<String> args) {
+        return write(queue, script, keys, args, null);
+    }
+
+    /** {@link #write(String, LuaScript, List, List)}; durable writes of {@code batchable}'s group share one call. */
+    private Uni<PacerRedis.ReplicatedResponse> write(String queue, LuaScript script, List<String> keys,
+            List<String> args, Batchable batchable) {
         if (!waitsForReplicas(queue)) {
             return redis.eval(script, keys, args).map(r -> new PacerRedis.ReplicatedResponse(r, -1, null));
         }
-        return redis.evalAndWait(script, keys, args, 1, durabilityTimeout);
+        return redis.evalAndWait(script, keys, args, 1, durabilityTimeout, batchable);
     }
 
     /**
@@ -63,7 +70,7 @@ final class DurableWrites {
      */
     Uni<Response> write(LuaScript script, DelayedKeys k, List<String> args, Batchable batchable, String what,
             String again) {
-        return waitsForReplicas(k.queue) ? write(script, k, args, what, again)
+        return waitsForReplicas(k.queue) ? checked(script, k, args, batchable, what, again)
                 : redis.eval(script, k.all, args, redis.timeout(), batchable);
     }
 
@@ -77,12 +84,41 @@ final class DurableWrites {
     }
 
     /**
+     * The durable write of {@link #write(LuaScript, DelayedKeys, List, Batchable, String, String)} for a caller that
+     * blocks on the answer (durability is replicas for {@code k}'s queue): the same answer and failures, without a
+     * {@link Uni} chain.
+     */
+    CompletableFuture<Response> writeDurableFuture(LuaScript script, DelayedKeys k, List<String> args,
+            Batchable batchable, String what, String again) {
+        return redis.evalAndWaitFuture(script, k.all, args, 1, durabilityTimeout, batchable)
+                .handle((replicated, failure) -> {
+                    if (failure == null) {
+                        return confirmed(k.queue, replicated, what, again);
+                    }
+                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                            ? failure.getCause()
+                            : failure;
+                    if (cause instanceof NoReplicaException noReplica) {
+                        throw refused(k, what, noReplica);
+                    }
+                    throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+                });
+    }
+
+    /**
      * A script call on the shard {@code k} that fails when durability is replicas and no replica confirmed it, or at
      * once, unwritten, when the shard's master is known to have no replica.
      */
     Uni<Response> write(LuaScript script, DelayedKeys k, List<String> args, String what, String again) {
-        return write(k.queue, script, k.all, args).map(replicated -> confirmed(k.queue, replicated, what, again))
-                .onFailure(NoReplicaException.class).transform(failure -> refused(k, what, (NoReplicaException) failure));
+        return checked(script, k, args, null, what, again);
+    }
+
+    /** The write of {@link #write(LuaScript, DelayedKeys, List, String, String)}, in one call with its group's. */
+    private Uni<Response> checked(LuaScript script, DelayedKeys k, List<String> args, Batchable batchable, String what,
+            String again) {
+        return write(k.queue, script, k.all, args, batchable).map(replicated -> confirmed(k.queue, replicated, what,
+                again)).onFailure(NoReplicaException.class).transform(failure -> refused(k, what,
+                        (NoReplicaException) failure));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +28,9 @@ import io.vertx.redis.client.Response;
  * also without a Mutiny chain ({@link #storeBlocking}).
  */
 final class MessageScheduler {
+
+    /** What a failed schedule's message tells the caller to do. */
+    private static final String AGAIN = "schedule it again with the same id: scheduling by id is an upsert";
 
     private final QueueShards shards;
     private final DurableWrites writes;
@@ -76,8 +80,7 @@ final class MessageScheduler {
         DelayedKeys k = shards.of(queue, id);
         List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
         Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k, args,
-                new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue,
-                "schedule it again with the same id: scheduling by id is an upsert");
+                new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue, AGAIN);
         Supplier<Uni<Boolean>> operation = () -> written.get().map(r -> stored(queue, r));
         // Inside a JTA transaction: stored after commit; the caller already knows the id.
         return trace.ending(retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
@@ -85,25 +88,28 @@ final class MessageScheduler {
     }
 
     /**
-     * {@link #store} for a caller that blocks (never an event-loop thread). Outside a transaction, untraced and with
-     * no replica to wait for, the script call is waited for on a plain future, completed on Pacer's connection thread:
-     * a chain of Mutiny operators would capture and restore the caller's context at every step, about a third of the
-     * CPU a {@code schedule} costs the JVM (see the Performance page). Otherwise, and when Redis is unavailable, the
-     * call takes {@link #store}'s path, which rides out an outage for the producer timeout (a schedule is idempotent:
-     * its id is fixed before the first attempt).
+     * {@link #store} for a caller that blocks (never an event-loop thread). Outside a transaction and untraced, the
+     * script call (and with {@code durability=replicas} the {@code WAIT} covering it) is waited for on a plain future,
+     * completed on Pacer's connection thread: a chain of Mutiny operators would capture and restore the caller's
+     * context at every step, about a third of the CPU a {@code schedule} costs the JVM (see the Performance page).
+     * Otherwise, and when Redis is unavailable, the call takes {@link #store}'s path, which rides out an outage for the
+     * producer timeout (a schedule is idempotent: its id is fixed before the first attempt).
      */
     boolean storeBlocking(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay, Duration awaitAtMost) {
         ProducerTrace trace = tracing.send(queue, id, 1);
-        if (trace != ProducerTrace.NONE || writes.waitsForReplicas(queue) || !transactions.runsNow()) {
+        if (trace != ProducerTrace.NONE || !transactions.runsNow()) {
             return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
         }
         DelayedKeys k = shards.of(queue, id);
         List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
         Response response;
         try {
-            response = writes.writeFuture(DelayedScripts.SCHEDULE, k.all, args, new ScheduleBatchPart(k, args))
-                    .get(awaitAtMost.toNanos(), TimeUnit.NANOSECONDS);
+            CompletableFuture<Response> written = writes.waitsForReplicas(queue)
+                    ? writes.writeDurableFuture(DelayedScripts.SCHEDULE, k, args, new ScheduleBatchPart(k, args),
+                            "message " + id + " of queue " + queue, AGAIN)
+                    : writes.writeFuture(DelayedScripts.SCHEDULE, k.all, args, new ScheduleBatchPart(k, args));
+            response = written.get(awaitAtMost.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CompletionException(e);

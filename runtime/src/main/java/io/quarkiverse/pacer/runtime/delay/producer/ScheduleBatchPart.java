@@ -31,6 +31,11 @@ public final class ScheduleBatchPart implements Batchable {
     }
 
     @Override
+    public LuaScript batchScript() {
+        return DelayedScripts.SCHEDULE_BATCH.toSend();
+    }
+
+    @Override
     public Request batch(List<Batchable> parts, boolean source) {
         LuaScript script = DelayedScripts.SCHEDULE_BATCH.toSend();
         Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
