@@ -13,7 +13,6 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import io.vertx.redis.client.ResponseType;
 
 /**
  * Warns at startup when masters of the Redis Cluster run with {@code cluster-require-full-coverage yes} (Redis's
@@ -57,10 +56,6 @@ public class ClusterCoverageCheck {
     }
 
     private static boolean requiresFullCoverage(Response answer) {
-        // A RESP3 map of name to value, or a RESP2 array [name, value]: Vert.x looks a name up in both.
-        Response value = answer != null && answer.type() == ResponseType.MULTI && answer.containsKey(SETTING)
-                ? answer.get(SETTING)
-                : null;
-        return value != null && "yes".equalsIgnoreCase(value.toString());
+        return "yes".equalsIgnoreCase(ConfigReply.value(answer, SETTING));
     }
 }

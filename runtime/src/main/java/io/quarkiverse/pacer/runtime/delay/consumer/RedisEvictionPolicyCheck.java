@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.runtime.delay.consumer;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.redis.ConfigReply;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Command;
@@ -55,11 +56,11 @@ public final class RedisEvictionPolicyCheck {
     }
 
     private static String fromConfig(Response response) {
-        // [name, value] (RESP2 array, or RESP3 map, which Vert.x also indexes as name, value).
-        if (response != null && response.size() >= 2 && "maxmemory-policy".equals(response.get(0).toString())) {
-            return response.get(1).toString();
+        String policy = ConfigReply.value(response, "maxmemory-policy");
+        if (policy == null) {
+            throw new IllegalStateException("CONFIG GET maxmemory-policy returned " + response);
         }
-        throw new IllegalStateException("CONFIG GET maxmemory-policy returned " + response);
+        return policy;
     }
 
     private static String fromInfo(Response response) {
