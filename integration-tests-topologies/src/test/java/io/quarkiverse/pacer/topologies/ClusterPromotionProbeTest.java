@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyLayout;
+import io.quarkiverse.pacer.test.support.BusyCore;
 import io.quarkiverse.pacer.test.support.ClusterLoad;
 import io.quarkiverse.pacer.test.support.LocalCluster;
 import io.quarkiverse.pacer.throttle.ThrottledException;
@@ -41,7 +42,7 @@ class ClusterPromotionProbeTest extends ClusterFailureTestBase {
     static final Duration AFTER_PROMOTION = Duration.ofSeconds(1);
 
     @RegisterExtension
-    static final QuarkusUnitTest config = application(1, ClusterPromotionProbeTest.class);
+    static final QuarkusUnitTest config = application(1, ClusterPromotionProbeTest.class, BusyCore.class);
 
     /** One probe: when it started (ms after the kill), how long it took, and whether its decision fell back. */
     record Probe(long atMillis, long tookMillis, boolean fellBack) {
@@ -51,7 +52,7 @@ class ClusterPromotionProbeTest extends ClusterFailureTestBase {
     void noDecisionOnASurvivingSlotFallsBackAtThePromotion() throws Exception {
         LocalCluster cluster = cluster();
         // One core kept busy by another process, as a neighbour on the machine would.
-        Process spinner = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        BusyCore busy = BusyCore.start();
         List<String> report = new ArrayList<>();
         int totalProbes = 0;
         int totalFallbacks = 0;
@@ -123,7 +124,7 @@ class ClusterPromotionProbeTest extends ClusterFailureTestBase {
                 cluster.restart(victim, executableAndDirectory[0], executableAndDirectory[1]);
             }
         } finally {
-            spinner.destroyForcibly();
+            busy.close();
             cluster.close();
         }
         LOG.infof("Promotion probes over %d failovers: %d on surviving slots, %d fell back", FAILOVERS, totalProbes,

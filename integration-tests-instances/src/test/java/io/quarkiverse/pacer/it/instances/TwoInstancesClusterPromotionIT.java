@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.pacer.deployment.devservices.LocalRedisCluster;
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyLayout;
+import io.quarkiverse.pacer.test.support.BusyCore;
 import io.quarkiverse.pacer.test.support.LocalCluster;
 
 /**
@@ -73,7 +74,7 @@ class TwoInstancesClusterPromotionIT {
         requireFullCoverage(cluster, "yes");
         String[] properties = { "quarkus.redis.client-type=cluster", "quarkus.pacer.delayed.shards=" + SHARDS };
         // One core kept busy by another process, as a neighbour on the machine would.
-        Process spinner = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        BusyCore busy = BusyCore.start();
         try (AppInstance first = new AppInstance("promotion-first", hosts, properties);
                 AppInstance second = new AppInstance("promotion-second", hosts, properties)) {
             List<AppInstance> instances = List.of(first, second);
@@ -82,7 +83,7 @@ class TwoInstancesClusterPromotionIT {
             }
             run(cluster, instances, System.getProperty("pacer.it.full-coverage", "no"));
         } finally {
-            spinner.destroyForcibly();
+            busy.close();
             cluster.close();
             redis.close();
         }
