@@ -4,7 +4,8 @@ package io.quarkiverse.pacer.delay;
 /**
  * A {@code schedule} with {@code quarkus.pacer.delayed.durability=replicas} was stored by the Redis master, but no
  * replica confirmed it within {@code quarkus.pacer.delayed.durability-timeout}, or the connection or the master was
- * lost before {@code WAIT} answered. The message may be delivered (the master kept it, or a replica had it after all)
+ * lost before {@code WAIT} answered (also when the call, made again after that, found the master that took over
+ * without a replica). The message may be delivered (the master kept it, or a replica had it after all)
  * or lost (a failover to a replica that never had it). Scheduling it again with the same id is safe: it is an upsert.
  *
  * <pre>{@code

@@ -77,14 +77,21 @@ final class MessageScheduler {
 
     private Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay, ProducerTrace trace) {
+        return store(queue, id, encoded, mode, dueAt, delay, trace, false);
+    }
+
+    /** {@code afterLostAttempt}: a first attempt, made on a plain future, failed because Redis was unavailable. */
+    private Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
+            Duration delay, ProducerTrace trace, boolean afterLostAttempt) {
         DelayedKeys k = shards.of(queue, id);
         List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
         Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k, args,
                 new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue, AGAIN);
         Supplier<Uni<Boolean>> operation = () -> written.get().map(r -> stored(queue, r));
         // Inside a JTA transaction: stored after commit; the caller already knows the id.
-        return trace.ending(retry.call(() -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
-                operation, Boolean.TRUE)));
+        Supplier<Uni<Boolean>> call = () -> transactions.run("Scheduling message " + id + " on delay queue " + queue,
+                operation, Boolean.TRUE);
+        return trace.ending(afterLostAttempt ? retry.callAgain(call) : retry.call(call));
     }
 
     /**
@@ -117,7 +124,7 @@ final class MessageScheduler {
             throw new io.smallrye.mutiny.TimeoutException();
         } catch (ExecutionException e) {
             if (retry.retries() && ProducerRetry.isOutage(e.getCause())) {
-                return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
+                return store(queue, id, encoded, mode, dueAt, delay, trace, true).await().atMost(awaitAtMost);
             }
             // Thrown as the awaited Uni would throw it.
             if (e.getCause() instanceof RuntimeException failure) {

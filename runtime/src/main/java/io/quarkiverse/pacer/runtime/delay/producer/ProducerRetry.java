@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.delay.DurabilityUnavailableException;
+import io.quarkiverse.pacer.delay.DurabilityUnconfirmedException;
 import io.quarkiverse.pacer.delay.RedisTimeoutException;
 import io.quarkiverse.pacer.delay.RedisUnavailableException;
 import io.quarkiverse.pacer.runtime.delay.RetryDelay;
@@ -28,6 +30,10 @@ import io.vertx.redis.client.impl.types.ErrorType;
  * attempt, and every producer script is an upsert, a removal or a read. {@code scheduleIfAbsent} is the exception the
  * documentation states: when an attempt's answer is lost after Redis stored the message, the next attempt finds it and
  * answers {@code false}.
+ * <p>
+ * For the same reason, a later attempt refused because its master has no replica
+ * ({@link DurabilityUnavailableException}: that attempt stored nothing) does not mean the call stored nothing: it fails
+ * with {@link DurabilityUnconfirmedException}, as an earlier attempt may have been stored before its connection was lost.
  */
 public final class ProducerRetry {
 
@@ -54,10 +60,22 @@ public final class ProducerRetry {
         if (timeoutNanos <= 0) {
             return Uni.createFrom().deferred(() -> call.get());
         }
+        return retried(call, 0);
+    }
+
+    /**
+     * {@link #call(Supplier)} for a call whose first attempt, made elsewhere, failed because Redis was unavailable (and
+     * may have been stored).
+     */
+    <T> Uni<T> callAgain(Supplier<Uni<T>> call) {
+        return retried(call, 1);
+    }
+
+    private <T> Uni<T> retried(Supplier<Uni<T>> call, int failures) {
         return Uni.createFrom().emitter(emitter -> {
             AtomicBoolean ended = new AtomicBoolean();
             emitter.onTermination(() -> ended.set(true));
-            attempt(call, emitter, ended, Vertx.currentContext(), System.nanoTime() + timeoutNanos, 0);
+            attempt(call, emitter, ended, Vertx.currentContext(), System.nanoTime() + timeoutNanos, failures);
         });
     }
 
@@ -76,7 +94,7 @@ public final class ProducerRetry {
         uni.subscribe().with(emitter::complete, failure -> {
             long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (!isOutage(failure) || remainingMillis <= 0 || ended.get()) {
-                emitter.fail(failure);
+                emitter.fail(failures > 0 ? afterLostAttempt(failure) : failure);
                 return;
             }
             long delay = RetryDelay.afterFailures(failures + 1, ThreadLocalRandom.current().nextDouble());
@@ -89,6 +107,22 @@ public final class ProducerRetry {
                 }
             });
         });
+    }
+
+    /**
+     * The failure of a call made again after an attempt lost with its connection: a refusal for want of a replica
+     * means the earlier attempt's write is unconfirmed, not that nothing was stored.
+     */
+    static Throwable afterLostAttempt(Throwable failure) {
+        if (failure instanceof DurabilityUnavailableException refused) {
+            return new DurabilityUnconfirmedException(refused.queue(), "quarkus.pacer.delayed.durability=replicas: an"
+                    + " earlier attempt of this schedule was lost with its connection to Redis after it may have been"
+                    + " stored, and the master of shard " + refused.shard() + " of the queue, " + refused.node()
+                    + ", now has no connected replica to confirm it: the message may be delivered, or lost by a"
+                    + " failover. Add a replica to that master, or set quarkus.pacer.delayed.durability=primary;"
+                    + " scheduling it again with the same id is safe", refused);
+        }
+        return failure;
     }
 
     /**
