@@ -27,7 +27,7 @@ import io.quarkus.test.QuarkusUnitTest;
  */
 class PacerScheduledSkipTest {
 
-    private static final String KEY = "pacer:s:{skip}";
+    private static final String RUNS = "pacer:s:{skip}:runs";
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
@@ -63,17 +63,18 @@ class PacerScheduledSkipTest {
     void noTickStartsWhileAnyInstanceHoldsTheLease() {
         // This instance's own run holds the lease: the following ticks are skipped, not started.
         await().atMost(Duration.ofSeconds(30)).until(() -> job.started.get() == 1);
-        assertThat(RedisCommands.send(redis, "HGET", KEY, "owner")).isNotNull();
+        assertThat(RedisCommands.send(redis, "ZCARD", RUNS).toInteger()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(30)).until(() -> job.skipped.get() >= 2);
         assertThat(job.started.get()).isEqualTo(1);
         job.release.countDown();
-        await().atMost(Duration.ofSeconds(30)).until(() -> RedisCommands.send(redis, "HGET", KEY, "owner") == null
+        await().atMost(Duration.ofSeconds(30)).until(() -> RedisCommands.send(redis, "ZCARD", RUNS).toInteger() == 0
                 || job.started.get() > 1);
         await().atMost(Duration.ofSeconds(30)).until(() -> job.started.get() >= 2);
 
         // Another instance's run holds the lease: nothing starts here until it is gone.
         long redisNow = RedisCommands.send(redis, "TIME").get(0).toLong() * 1000;
-        RedisCommands.send(redis, "HSET", KEY, "lease", redisNow + 600_000, "owner", "another-instance:1");
+        String other = "1:1:another-instance:1";
+        RedisCommands.send(redis, "ZADD", RUNS, redisNow + 600_000, other);
         int startedBefore = job.started.get();
         int skippedBefore = job.skipped.get();
         await().atMost(Duration.ofSeconds(30)).until(() -> job.skipped.get() >= skippedBefore + 2);
@@ -82,7 +83,7 @@ class PacerScheduledSkipTest {
         int startedUnderLease = job.started.get();
         await().atMost(Duration.ofSeconds(30)).until(() -> job.skipped.get() >= skippedBefore + 4);
         assertThat(job.started.get()).isEqualTo(startedUnderLease);
-        RedisCommands.send(redis, "HDEL", KEY, "lease", "owner");
+        RedisCommands.send(redis, "ZREM", RUNS, other);
         await().atMost(Duration.ofSeconds(30)).until(() -> job.started.get() > startedUnderLease);
     }
 }
