@@ -153,8 +153,8 @@ class TwoInstancesSchedulerIT {
         for (int i = 1; i < settled.size(); i++) {
             assertThat(settled.get(i) - settled.get(i - 1)).as("gap before slow tick %d", settled.get(i)).isEqualTo(1000);
         }
-        System.out.printf("One of two instances killed mid-run: of %d slow ticks, the %d it was running ran twice "
-                + "(%d runs killed, run again on the other instance), the others once, none missed%n", settled.size(),
+        System.out.printf("One of two instances killed mid-run: of %d slow ticks, %d ran twice (the runs it was in the "
+                + "middle of: %d, each run again on the other instance), the others once, none missed%n", settled.size(),
                 twice, killed.size());
     }
 

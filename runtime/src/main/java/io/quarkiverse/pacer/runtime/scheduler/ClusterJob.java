@@ -212,8 +212,9 @@ final class ClusterJob {
         String member = start > RunLease.MAX_STARTS ? null : RunLease.member(tick, start, nextToken());
         store.rerun(key, expired.member(), member, LEASE_MILLIS, ttlMillis).subscribe().with(result -> {
             if (result.claim() == Claim.CLAIMED) {
-                LOG.warnf("PACER job %s: the run of the tick of %s stopped with its instance (its lease expired); "
-                        + "this instance runs the tick again", definition.id(), Instant.ofEpochMilli(tick));
+                LOG.warnf("PACER job %s: the lease of the run of the tick of %s expired (its instance stopped, or "
+                        + "could not reach Redis for %d ms); this instance runs the tick again", definition.id(),
+                        Instant.ofEpochMilli(tick), LEASE_MILLIS);
                 execute(new ClusterExecution(trigger, Instant.ofEpochMilli(result.now()), Instant.ofEpochMilli(tick)),
                         member);
             } else if (result.claim() == Claim.DROPPED) {
