@@ -1,22 +1,24 @@
 -- scheduler-claim: claims one tick of a PACER scheduler job for the calling instance, or moves the job's next fire time
 -- on (initializing it, or past ticks missed beyond the overdue grace period): a compare-and-set on the next fire time,
--- so of all the instances that read the same state exactly one claim succeeds.
--- KEYS[1]: the job's HASH (fields: see scheduler-read.lua)
+-- so of all the instances that read the same state exactly one claim succeeds. A claimed tick gets its run's lease in
+-- the same step, so from the claim on the tick is either running or, once the lease expires, run again
+-- (scheduler-rerun.lua).
+-- KEYS[1]: the job's HASH, KEYS[2]: the job's runs ZSET (both: see scheduler-read.lua)
 -- ARGV[1]: the next fire time the caller read ('' when it read none for ARGV[2]: the job is initialized)
 -- ARGV[2]: the schedule (spec) the caller computed its fire times with
 -- ARGV[3]: the new next fire time, epoch millis
 -- ARGV[4]: scheduled fire time of the tick to run, epoch millis, or '' to run none
--- ARGV[5]: '1' when the job skips a tick while a run holds the lease (concurrentExecution = SKIP), else '0'
--- ARGV[6]: lease in millis, counted from Redis TIME (ARGV[5] = '1' only)
--- ARGV[7]: the caller's lease token
--- ARGV[8]: time to live of the HASH in millis
--- Returns: { outcome, now millis }: outcome 1 = claimed (run ARGV[4] if set), 2 = the tick is skipped because the
---          previous run still holds the lease, 0 = another instance moved the job first (or it is paused, or the tick
---          is not due yet): run nothing
--- Work: O(1)
+-- ARGV[5]: '1' when the job skips a tick while any run is in flight (concurrentExecution = SKIP), else '0'
+-- ARGV[6]: lease in millis, counted from Redis TIME
+-- ARGV[7]: the run's member in KEYS[2] ('<ARGV[4]>:1:<token>')
+-- ARGV[8]: time to live of both keys in millis
+-- Returns: { outcome, now millis }: outcome 1 = claimed (run ARGV[4] if set), 2 = the tick is skipped because a run
+--          is in flight, live or waiting to be run again (ARGV[5] = '1'), 0 = another instance moved the job first
+--          (or it is paused, or the tick is not due yet): run nothing
+-- Work: O(log runs in flight)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local s = redis.call('HMGET', KEYS[1], 'next', 'spec', 'paused', 'lease')
+local s = redis.call('HMGET', KEYS[1], 'next', 'spec', 'paused')
 if ARGV[1] == '' then
     if s[1] and s[2] == ARGV[2] then
         return { 0, now }
@@ -28,18 +30,17 @@ if ARGV[4] ~= '' then
     if s[3] == '1' or tonumber(ARGV[4]) > now then
         return { 0, now }
     end
-    if ARGV[5] == '1' and s[4] and tonumber(s[4]) > now then
+    if ARGV[5] == '1' and redis.call('ZCARD', KEYS[2]) > 0 then
         redis.call('HSET', KEYS[1], 'next', ARGV[3], 'spec', ARGV[2])
         redis.call('PEXPIRE', KEYS[1], ARGV[8])
         return { 2, now }
     end
 end
 redis.call('HSET', KEYS[1], 'next', ARGV[3], 'spec', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
 if ARGV[4] ~= '' then
     redis.call('HSET', KEYS[1], 'last', ARGV[4])
-    if ARGV[5] == '1' then
-        redis.call('HSET', KEYS[1], 'lease', now + tonumber(ARGV[6]), 'owner', ARGV[7])
-    end
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[7])
+    redis.call('PEXPIRE', KEYS[2], ARGV[8])
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[8])
 return { 1, now }

@@ -115,6 +115,11 @@ final class AppInstance implements AutoCloseable {
         return Files.readString(log);
     }
 
+    /** Kills the instance at once, as {@code kill -9} does: nothing of it runs any more, nothing is released. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,10 +23,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The promise of {@code @Scheduled(executeWith = "PACER")}: two instances of the packaged application run ten
  * schedules every second, and every tick runs exactly once across both: no tick twice, none missed, on a one-second
  * grid; both instances take ticks. A job paused through one instance is paused on the other, and resumed through the
- * other it runs again.
+ * other it runs again. Last, one instance is killed ({@code kill -9}) while it runs ticks of a schedule whose runs take
+ * three seconds: each run it was in the middle of runs again, once, on the other instance when its lease expires, and
+ * every other tick of that schedule ran exactly once, none missed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-// The count first: the pause leaves a gap in tick-0's ticks.
+// The count first: the pause leaves a gap in tick-0's ticks; the kill last.
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoInstancesSchedulerIT {
 
@@ -39,8 +43,10 @@ class TwoInstancesSchedulerIT {
     void start() throws Exception {
         redis = new RedisServerProcess().start();
         instances = List.of(
-                new AppInstance("first", redis.uri(), "pacer.it.schedules.every=1s", "pacer.it.instance=first"),
-                new AppInstance("second", redis.uri(), "pacer.it.schedules.every=1s", "pacer.it.instance=second"));
+                new AppInstance("first", redis.uri(), "pacer.it.schedules.every=1s", "pacer.it.slow.every=1s",
+                        "pacer.it.instance=first"),
+                new AppInstance("second", redis.uri(), "pacer.it.schedules.every=1s", "pacer.it.slow.every=1s",
+                        "pacer.it.instance=second"));
     }
 
     @AfterAll
@@ -108,6 +114,55 @@ class TwoInstancesSchedulerIT {
         int resumedAt = ticks(first, job).size();
         await().atMost(Duration.ofSeconds(30)).until(() -> ticks(first, job).size() >= resumedAt + 2);
         assertThat(ticks(first, job).values()).containsOnly(1L);
+    }
+
+    @Test
+    @Order(3)
+    void aRunWhoseInstanceIsKilledRunsAgainOnceOnTheOther() throws Exception {
+        AppInstance first = instances.get(0);
+        AppInstance second = instances.get(1);
+        // Killed while it runs at least one slow tick, half-way between two ticks: the slow runs start on a tick and
+        // last three seconds, so none is starting or ending at that instant on either side of the kill.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            Set<Long> running = runningOn(first, "second");
+            long phase = Math.floorMod(System.currentTimeMillis() - ticks(first, "slow").keySet().iterator().next(),
+                    1000L);
+            return !running.isEmpty() && phase >= 400 && phase <= 600;
+        });
+        second.kill();
+        Set<Long> killed = runningOn(first, "second");
+        assertThat(killed).isNotEmpty();
+
+        // Their leases expire (the default lease, renewed while a run lasts), and the first instance runs them again.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> ticks(first, "slow-ended-first").keySet().containsAll(killed));
+        Map<Long, Long> ticks = ticks(first, "slow");
+        Map<Long, Long> startedOnFirst = ticks(first, "slow-started-first");
+        long newest = ticks.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
+        List<Long> settled = ticks.keySet().stream().filter(tick -> tick <= newest - 2000).toList();
+        assertThat(settled).contains(killed.toArray(Long[]::new));
+        int twice = 0;
+        for (long tick : settled) {
+            long expected = killed.contains(tick) ? 2 : 1;
+            assertThat(ticks.get(tick)).as("runs of slow tick %d", tick).isEqualTo(expected);
+            twice += expected == 2 ? 1 : 0;
+        }
+        for (long tick : killed) {
+            assertThat(startedOnFirst.get(tick)).as("runs of killed tick %d on the first instance", tick).isEqualTo(1);
+        }
+        for (int i = 1; i < settled.size(); i++) {
+            assertThat(settled.get(i) - settled.get(i - 1)).as("gap before slow tick %d", settled.get(i)).isEqualTo(1000);
+        }
+        System.out.printf("One of two instances killed mid-run: of %d slow ticks, %d ran twice (the runs it was in the "
+                + "middle of: %d, each run again on the other instance), the others once, none missed%n", settled.size(),
+                twice, killed.size());
+    }
+
+    /** The slow ticks that started on {@code instance} and did not end there. */
+    private static Set<Long> runningOn(AppInstance reader, String instance) throws Exception {
+        Set<Long> running = new TreeSet<>(ticks(reader, "slow-started-" + instance).keySet());
+        running.removeAll(ticks(reader, "slow-ended-" + instance).keySet());
+        return running;
     }
 
     private static Map<Long, Long> ticks(AppInstance instance, String job) throws Exception {

@@ -1,6 +1,8 @@
 package io.quarkiverse.pacer.runtime.scheduler;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,7 +21,9 @@ import io.vertx.core.Vertx;
 /**
  * One schedule of one {@code @Scheduled(executeWith = "PACER")} method on this instance. Its loop reads the job's state
  * in Redis, sleeps until the next tick is due by Redis time, and then competes for the tick with one compare-and-set
- * (scheduler-claim.lua); the winner runs it, every other instance sees the next tick instead.
+ * (scheduler-claim.lua); the winner runs it, every other instance sees the next tick instead. A claimed tick holds a
+ * lease in Redis, renewed while it runs and released when it ends; a run whose lease expired (its instance died) is
+ * taken over by the first instance that sees it (scheduler-rerun.lua) and runs again with the tick's own fire time.
  */
 final class ClusterJob {
 
@@ -29,8 +33,13 @@ final class ClusterJob {
     static final long MAX_WAIT_MILLIS = 60_000;
     /** After a failed read or claim (Redis unreachable), the next attempt. */
     static final long RETRY_MILLIS = 1_000;
-    /** The lease of a running tick with concurrentExecution = SKIP, renewed every third of it while the run lasts. */
-    static final long LEASE_MILLIS = 30_000;
+    /**
+     * The lease of a running tick, renewed every third of it while the run lasts: a tick whose instance died runs again
+     * about this long after its last renewal.
+     */
+    static final long LEASE_MILLIS = 10_000;
+    /** Attempts to release the lease of a run that ended (about half a minute with back-off) before it is left to expire. */
+    static final int RELEASE_ATTEMPTS = 30;
 
     /** Everything about the schedule that does not change at runtime. */
     record Definition(String id, String methodDescription, FireTimes times, long delayMillis, long graceMillis,
@@ -47,6 +56,7 @@ final class ClusterJob {
     private final Event<SkippedExecution> skippedEvent;
     private final String tokenPrefix;
     private final AtomicLong runs = new AtomicLong();
+    private final AtomicLong tokens = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ClusterTrigger trigger = new ClusterTrigger();
     private volatile JobState state;
@@ -149,9 +159,16 @@ final class ClusterJob {
             wakeIn(periodMillis);
             return;
         }
+        RunLease lease = read.run();
+        if (lease != null && lease.expiredAt(read.now())) {
+            rerun(lease);
+            return;
+        }
         long next = read.next();
         if (read.now() < next) {
-            wakeIn(next - read.now());
+            // While a run is in flight anywhere, look again when its lease would end: if its instance died, the tick
+            // runs again soon after, not only at the next tick.
+            wakeIn(lease == null ? next - read.now() : Math.min(next, lease.deadline() + 1) - read.now());
             return;
         }
         long earliest = read.now() - definition.graceMillis();
@@ -172,10 +189,10 @@ final class ClusterJob {
     }
 
     private void claim(Long expectedNext, long newNext, Long run, long readAt) {
-        String token = tokenPrefix + runs.get();
+        String member = run == null ? "" : RunLease.member(run, 1, nextToken());
         store.claim(key, expectedNext, definition.times().spec(), newNext, run, definition.skipConcurrent(),
-                LEASE_MILLIS, token, ttlMillis).subscribe().with(result -> {
-                    onClaim(result, run, token);
+                LEASE_MILLIS, member, ttlMillis).subscribe().with(result -> {
+                    onClaim(result, run, member);
                     if (result.claim() == Claim.LOST) {
                         wakeIn(0);
                     } else {
@@ -184,7 +201,32 @@ final class ClusterJob {
                 }, this::onFailure);
     }
 
-    private void onClaim(ClaimResult result, Long run, String token) {
+    private String nextToken() {
+        return tokenPrefix + tokens.incrementAndGet();
+    }
+
+    /** Takes over a run whose lease expired, and runs its tick again; then reads again (more may have expired). */
+    private void rerun(RunLease expired) {
+        long tick = expired.tick();
+        int start = expired.start() + 1;
+        String member = start > RunLease.MAX_STARTS ? null : RunLease.member(tick, start, nextToken());
+        store.rerun(key, expired.member(), member, LEASE_MILLIS, ttlMillis).subscribe().with(result -> {
+            if (result.claim() == Claim.CLAIMED) {
+                LOG.warnf("PACER job %s: the lease of the run of the tick of %s expired (its instance stopped, or "
+                        + "could not reach Redis for %d ms); this instance runs the tick again", definition.id(),
+                        Instant.ofEpochMilli(tick), LEASE_MILLIS);
+                execute(new ClusterExecution(trigger, Instant.ofEpochMilli(result.now()), Instant.ofEpochMilli(tick)),
+                        member);
+            } else if (result.claim() == Claim.DROPPED) {
+                LOG.warnf("PACER job %s: the tick of %s was started %d times and each time its instance stopped "
+                        + "before the run ended; it is not run again", definition.id(), Instant.ofEpochMilli(tick),
+                        RunLease.MAX_STARTS);
+            }
+            wakeIn(0);
+        }, this::onFailure);
+    }
+
+    private void onClaim(ClaimResult result, Long run, String member) {
         if (run == null) {
             return;
         }
@@ -194,26 +236,39 @@ final class ClusterJob {
             Events.fire(skippedEvent, new SkippedExecution(execution,
                     "the previous run is still running on an instance (concurrentExecution = SKIP)"));
         } else if (result.claim() == Claim.CLAIMED) {
-            execute(execution, token);
+            execute(execution, member);
         }
     }
 
-    private void execute(ClusterExecution execution, String token) {
+    /**
+     * Runs a claimed tick, renewing its lease while it runs and releasing it when the run ends, whether it succeeded or
+     * failed: only a run that never ended is run again.
+     */
+    private void execute(ClusterExecution execution, String member) {
         runs.incrementAndGet();
         inFlight.incrementAndGet();
-        long renewal = definition.skipConcurrent()
-                ? vertx.setPeriodic(LEASE_MILLIS / 3, id -> store.renewLease(key, token, LEASE_MILLIS).subscribe()
-                        .with(held -> {
-                        }, failure -> LOG.debugf("PACER job %s: lease renewal failed: %s", definition.id(), failure)))
-                : -1;
+        AtomicBoolean ended = new AtomicBoolean();
+        long renewal = vertx.setPeriodic(LEASE_MILLIS / 3, id -> store.renewLease(key, member, LEASE_MILLIS)
+                .subscribe().with(held -> {
+                    // After the end, a renewal may come after the release: not a lost lease.
+                    if (!held && !ended.get()) {
+                        vertx.cancelTimer(id);
+                        LOG.warnf("PACER job %s: the run of the tick of %s lost its lease (this instance could not "
+                                + "renew it in time); another instance may run the tick again", definition.id(),
+                                execution.getScheduledFireTime());
+                    }
+                }, failure -> LOG.debugf("PACER job %s: lease renewal failed: %s", definition.id(), failure)));
         JobRun.start(definition.invoker(), execution, vertx).whenComplete((ignored, failure) -> {
+            ended.set(true);
             inFlight.decrementAndGet();
-            if (renewal != -1) {
-                vertx.cancelTimer(renewal);
-                store.releaseLease(key, token).subscribe().with(held -> {
-                }, releaseFailure -> LOG.debugf("PACER job %s: releasing the lease failed, it expires by itself: %s",
-                        definition.id(), releaseFailure));
-            }
+            // An unreleased lease would expire and run the tick again: retry, renewing the lease meanwhile.
+            store.releaseLease(key, member).onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                    .atMost(RELEASE_ATTEMPTS).subscribe().with(held -> vertx.cancelTimer(renewal), releaseFailure -> {
+                        vertx.cancelTimer(renewal);
+                        LOG.warnf("PACER job %s: the run of the tick of %s ended, but its lease could not be released "
+                                + "(%s); another instance may run the tick again once it expires", definition.id(),
+                                execution.getScheduledFireTime(), releaseFailure);
+                    });
         });
     }
 

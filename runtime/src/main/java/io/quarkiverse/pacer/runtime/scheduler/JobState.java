@@ -9,14 +9,16 @@ import io.vertx.redis.client.Response;
  * @param next scheduled fire time of the next tick
  * @param spec the schedule {@code next} was computed with
  * @param paused paused on every instance
- * @param lease deadline of a running tick's lease (concurrentExecution = SKIP)
- * @param last scheduled fire time of the last tick run
+ * @param last scheduled fire time of the last tick claimed
+ * @param run of the runs in flight on any instance, the one whose lease ends first
  */
-record JobState(long now, Long next, String spec, boolean paused, Long lease, Long last) {
+record JobState(long now, Long next, String spec, boolean paused, Long last, RunLease run) {
 
     static JobState of(Response reply) {
+        String member = text(reply.get(5));
+        RunLease run = member == null ? null : new RunLease(member, (long) Double.parseDouble(text(reply.get(6))));
         return new JobState(reply.get(0).toLong(), number(reply.get(1)), text(reply.get(2)),
-                "1".equals(text(reply.get(3))), number(reply.get(4)), number(reply.get(5)));
+                "1".equals(text(reply.get(3))), number(reply.get(4)), run);
     }
 
     private static String text(Response value) {
