@@ -13,6 +13,8 @@ import io.quarkiverse.pacer.delay.TypedDelayedQueue;
 import io.quarkiverse.pacer.runtime.throttle.interceptor.MethodIndex;
 import io.quarkiverse.pacer.runtime.throttle.interceptor.ThrottledInterceptor;
 import io.quarkiverse.pacer.throttle.ClientAddressKeyResolver;
+import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
+import io.quarkiverse.pacer.throttle.RequestKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
@@ -33,6 +35,8 @@ final class PacerDotNames {
     static final DotName THROTTLE_KEY_RESOLVER = DotName.createSimple(ThrottleKeyResolver.class);
     static final DotName THROTTLE_LIMIT_RESOLVER = DotName.createSimple(ThrottleLimitResolver.class);
     static final DotName CLIENT_ADDRESS_KEY_RESOLVER = DotName.createSimple(ClientAddressKeyResolver.class);
+    static final DotName REQUEST_KEY_RESOLVER = DotName.createSimple(RequestKeyResolver.class);
+    static final DotName PRINCIPAL_KEY_RESOLVER = DotName.createSimple(PrincipalKeyResolver.class);
     static final DotName THROTTLED_INTERCEPTOR = DotName.createSimple(ThrottledInterceptor.class);
     static final DotName THROTTLED_METHOD_INDEX = DotName.createSimple(MethodIndex.class);
 
@@ -49,6 +53,8 @@ final class PacerDotNames {
     static final DotName REST_HEADER = DotName.createSimple("org.jboss.resteasy.reactive.RestHeader");
     static final DotName REST_COOKIE = DotName.createSimple("org.jboss.resteasy.reactive.RestCookie");
     static final DotName CACHE_RESULT = DotName.createSimple("io.quarkus.cache.CacheResult");
+    static final DotName CURRENT_IDENTITY_ASSOCIATION = DotName
+            .createSimple("io.quarkus.security.identity.CurrentIdentityAssociation");
 
     static final DotName DELAYED = DotName.createSimple(Delayed.class);
     static final DotName DELAYED_MESSAGE = DotName.createSimple(DelayedMessage.class);

@@ -1,13 +1,14 @@
 package io.quarkiverse.pacer.deployment;
 
 import static io.quarkiverse.pacer.deployment.PacerDotNames.CACHE_RESULT;
-import static io.quarkiverse.pacer.deployment.PacerDotNames.CLIENT_ADDRESS_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.COOKIE_PARAM;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.CURRENT_IDENTITY_ASSOCIATION;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.DEFAULT_VALUE;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.ENCODED;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.HEADER_PARAM;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.HTTP_METHOD;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.PATH_PARAM;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.PRINCIPAL_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.QUERY_PARAM;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.REST_COOKIE;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.REST_HEADER;
@@ -34,6 +35,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.runtime.throttle.http.EndpointKeyParameter;
 import io.quarkiverse.pacer.runtime.throttle.http.EndpointKeyParameter.Source;
 import io.quarkiverse.pacer.runtime.throttle.http.ThrottledEndpoint;
+import io.quarkiverse.pacer.runtime.throttle.http.ThrottledEndpoint.KeySource;
 import io.quarkiverse.pacer.runtime.throttle.http.ThrottledEndpointFilter;
 import io.quarkiverse.pacer.runtime.throttle.http.ThrottledEndpoints;
 import io.quarkiverse.pacer.runtime.throttle.http.ThrottledEndpointsRecorder;
@@ -41,6 +43,7 @@ import io.quarkiverse.pacer.runtime.throttle.interceptor.AdvanceDecisions;
 import io.quarkiverse.pacer.runtime.throttle.policy.MethodDefinition;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -52,9 +55,9 @@ import io.quarkus.resteasy.reactive.spi.ContainerRequestFilterBuildItem;
 
 /**
  * With Quarkus REST: finds the {@code @Throttled} resource methods whose key the request carries before the method
- * runs (path, query, header and cookie parameters of type {@code String}, the client address, or one key per
- * policy; not {@code @CacheResult} methods, whose cache hits take no permit) and decides them in a non-blocking request filter,
- * on the HTTP event loop, before a blocking method is
+ * runs (path, query, header and cookie parameters of type {@code String}, a {@code RequestKeyResolver} such as the
+ * client address, the principal, or one key per policy; not {@code @CacheResult} methods, whose cache hits take no
+ * permit) and decides them in a non-blocking request filter, on the HTTP event loop, before a blocking method is
  * dispatched to a worker thread. Every other {@code @Throttled} method is decided by the interceptor alone.
  */
 class ThrottledEndpointsProcessor {
@@ -76,13 +79,15 @@ class ThrottledEndpointsProcessor {
             return new ThrottledEndpointsBuildItem(endpoints);
         }
         IndexView index = combinedIndex.getIndex();
+        // Computing: resolvers may implement RequestKeyResolver through classes outside the application's index.
+        IndexView hierarchy = combinedIndex.getComputingIndex();
         for (int i = 0; i < throttled.getMethods().size(); i++) {
             MethodDefinition definition = throttled.getMethods().get(i);
             MethodInfo method = find(index, throttled.getMethodKeys().get(i));
             if (method == null || !isResourceMethod(index, method)) {
                 continue;
             }
-            ThrottledEndpoint endpoint = endpoint(i, definition, method);
+            ThrottledEndpoint endpoint = endpoint(i, definition, method, hierarchy);
             if (endpoint != null) {
                 endpoints.add(endpoint);
                 LOG.debugf("@Throttled endpoint %s is decided in its request filter", definition.getId());
@@ -96,9 +101,13 @@ class ThrottledEndpointsProcessor {
 
     @BuildStep
     void registerEndpointFilter(ThrottledEndpointsBuildItem endpoints, BuildProducer<AdditionalBeanBuildItem> beans,
-            BuildProducer<ContainerRequestFilterBuildItem> filters) {
+            BuildProducer<ContainerRequestFilterBuildItem> filters, BuildProducer<UnremovableBeanBuildItem> unremovable) {
         if (endpoints.getEndpoints().isEmpty()) {
             return;
+        }
+        if (endpoints.getEndpoints().stream().anyMatch(endpoint -> endpoint.getKeySource() == KeySource.PRINCIPAL)) {
+            // Looked up by the filter, to read the request's identity without blocking.
+            unremovable.produce(UnremovableBeanBuildItem.beanTypes(CURRENT_IDENTITY_ASSOCIATION));
         }
         beans.produce(AdditionalBeanBuildItem.unremovableOf(AdvanceDecisions.class));
         filters.produce(new ContainerRequestFilterBuildItem.Builder(ThrottledEndpointFilter.class.getName())
@@ -151,7 +160,8 @@ class ThrottledEndpointsProcessor {
     }
 
     /** The endpoint when its key is known from the request alone, else {@code null}. */
-    private static ThrottledEndpoint endpoint(int methodIndex, MethodDefinition definition, MethodInfo method) {
+    private static ThrottledEndpoint endpoint(int methodIndex, MethodDefinition definition, MethodInfo method,
+            IndexView hierarchy) {
         if (method.hasDeclaredAnnotation(CACHE_RESULT) || method.declaringClass().hasDeclaredAnnotation(CACHE_RESULT)) {
             return null; // a cached result takes no permit: only the interceptor, inside the cache's, knows
         }
@@ -165,10 +175,14 @@ class ThrottledEndpointsProcessor {
         }
         endpoint.setParameterTypes(types);
         if (definition.getKeyResolver() != null) {
-            if (!DotName.createSimple(definition.getKeyResolver()).equals(CLIENT_ADDRESS_KEY_RESOLVER)) {
+            DotName resolver = DotName.createSimple(definition.getKeyResolver());
+            if (resolver.equals(PRINCIPAL_KEY_RESOLVER)) {
+                endpoint.setKeySource(KeySource.PRINCIPAL);
+            } else if (ThrottledMethodDefinitions.isRequestKeyResolver(hierarchy, resolver)) {
+                endpoint.setKeySource(KeySource.REQUEST_RESOLVER);
+            } else {
                 return null; // other resolvers read the invocation
             }
-            endpoint.setClientAddressKey(true);
             return endpoint;
         }
         boolean encodedMethod = method.hasDeclaredAnnotation(ENCODED) || method.declaringClass().hasDeclaredAnnotation(

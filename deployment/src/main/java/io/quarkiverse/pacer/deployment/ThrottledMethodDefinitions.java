@@ -5,6 +5,7 @@ import static io.quarkiverse.pacer.deployment.MethodNames.idOf;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.CLIENT_ADDRESS_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.COMPLETION_STAGE;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.MULTI;
+import static io.quarkiverse.pacer.deployment.PacerDotNames.REQUEST_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_KEY_RESOLVER;
 import static io.quarkiverse.pacer.deployment.PacerDotNames.THROTTLE_LIMIT_RESOLVER;
@@ -46,6 +47,15 @@ final class ThrottledMethodDefinitions {
      * The method's definition, or {@code null} when it adds to {@code problems}; a policy seen first here goes into
      * {@code policies}, one seen before must have the same settings.
      */
+    /**
+     * Whether a {@code key} class computes the key from the HTTP request alone: {@code ClientAddressKeyResolver}
+     * or any other {@code RequestKeyResolver}.
+     */
+    static boolean isRequestKeyResolver(IndexView index, DotName resolver) {
+        return resolver.equals(CLIENT_ADDRESS_KEY_RESOLVER) || TypeHierarchy.isSubtype(index, resolver,
+                REQUEST_KEY_RESOLVER);
+    }
+
     static MethodDefinition define(MethodInfo method, List<AnnotationInstance> annotations,
             boolean fromClass, IndexView index, Capabilities capabilities, Map<String, PolicyDefinition> policies,
             Map<String, String> policyOrigins, List<String> problems) {
@@ -124,10 +134,11 @@ final class ThrottledMethodDefinitions {
             if (inexact != null) {
                 problems.add(at + ": " + inexact);
             }
-            if (keyClass.equals(CLIENT_ADDRESS_KEY_RESOLVER)
-                    && !capabilities.isPresent(Capability.VERTX_HTTP)) {
-                problems.add(at + ": key = ClientAddressKeyResolver.class needs Quarkus Vert.x HTTP (for example"
-                        + " quarkus-rest), which the application does not have");
+            if (isRequestKeyResolver(index, keyClass) && !capabilities.isPresent(Capability.VERTX_HTTP)) {
+                problems.add(at + ": key = " + (keyClass.equals(CLIENT_ADDRESS_KEY_RESOLVER)
+                        ? "ClientAddressKeyResolver.class needs"
+                        : keyClass + ".class is a RequestKeyResolver, which needs")
+                        + " Quarkus Vert.x HTTP (for example quarkus-rest), which the application does not have");
             }
             if (first) {
                 resolver = key;

@@ -3,28 +3,34 @@ package io.quarkiverse.pacer.it;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 
 /**
- * REST endpoints whose key the request carries are decided before their method is dispatched: a rejected request never
- * reaches the method nor a worker thread, and gets the same answer and headers as the same limit decided by the
- * interceptor on a CDI bean.
+ * REST endpoints whose key the request carries (parameters, a {@code RequestKeyResolver}, the principal) are decided
+ * before their method is dispatched: a rejected request never reaches the method nor a worker thread, and gets the
+ * same answer and headers as the same limit decided by the interceptor on a CDI bean.
  */
 @QuarkusTest
 class ThrottledEndpointsTest {
 
     private static final String WORKER = "executor-thread-";
     private static final String EVENT_LOOP = "vert.x-eventloop-thread-";
+    /** The demo's password for every user name. */
+    private static final String PASSWORD = "pacer-demo";
 
     @BeforeEach
     void clearProbe() {
@@ -52,20 +58,67 @@ class ThrottledEndpointsTest {
     @Test
     void sameDecisionsAndHeadersAsTheInterceptor() {
         String user = unique();
+        assertSameAnswers(RestAssured::given, "/endpoints/blocking/" + user, "/endpoints/bean/" + user, "it-endpoint");
+        Map<String, String> probe = probe();
+        assertRan(probe, "blocking-method", 2, WORKER);
+        // The bean's endpoint itself ran every time: its limit is decided inside, by the interceptor.
+        assertRan(probe, "bean-endpoint", 4, WORKER);
+        assertRan(probe, "response-429", 4, "");
+    }
+
+    @Test
+    void principalKeyIsDecidedBeforeTheWorkerAsByTheInterceptor() {
+        String user = unique();
+        assertSameAnswers(() -> asUser(user), "/endpoints/principal", "/endpoints/bean-principal",
+                "it-endpoint-principal");
+        asUser(user).get("/endpoints/principal").then().statusCode(429);
+        // Another user has their own limit; the method sees the same principal.
+        String other = unique();
+        asUser(other).get("/endpoints/principal").then().statusCode(200).body(is("hello " + other));
+        // Rejected credentials fail authentication in the filter: no permit, no method, no worker.
+        given().auth().preemptive().basic(user, "wrong").get("/endpoints/principal").then().statusCode(401);
+        Map<String, String> probe = probe();
+        assertRan(probe, "principal-method", 3, WORKER);
+        assertRan(probe, "worker-filter", 3, WORKER);
+        assertRan(probe, "bean-principal-endpoint", 4, WORKER);
+        // The last rejection was the endpoint's own, answered from the event loop.
+        assertRan(probe, "response-429", 5, EVENT_LOOP);
+    }
+
+    @Test
+    void requestKeyResolverIsDecidedBeforeTheWorkerAsByTheInterceptor() {
+        String apiKey = unique();
+        assertSameAnswers(() -> given().header("X-Api-Key", apiKey), "/endpoints/api-key", "/endpoints/bean-api-key",
+                "it-endpoint-api-key");
+        given().header("X-Api-Key", apiKey).get("/endpoints/api-key").then().statusCode(429);
+        given().header("X-Api-Key", unique()).get("/endpoints/api-key").then().statusCode(200);
+        Map<String, String> probe = probe();
+        assertRan(probe, "api-key-method", 3, WORKER);
+        assertRan(probe, "worker-filter", 3, WORKER);
+        assertRan(probe, "bean-api-key-endpoint", 4, WORKER);
+        assertRan(probe, "response-429", 5, EVENT_LOOP);
+    }
+
+    /**
+     * Four calls of an endpoint decided in its filter and of an endpoint calling a bean with the same limit (2 an
+     * hour, token bucket) decided by the interceptor: same statuses, headers and bodies.
+     */
+    private static void assertSameAnswers(Supplier<RequestSpecification> request, String endpointPath, String beanPath,
+            String policy) {
         RateLimitAssertions limits = RateLimitAssertions.startingNow();
         for (int call = 1; call <= 4; call++) {
-            Response endpoint = given().get("/endpoints/blocking/" + user);
-            Response bean = given().get("/endpoints/bean/" + user);
+            Response endpoint = request.get().get(endpointPath);
+            Response bean = request.get().get(beanPath);
             assertThat(endpoint.statusCode()).as("call %d", call).isEqualTo(bean.statusCode())
                     .isEqualTo(call <= 2 ? 200 : 429);
             assertThat(endpoint.header("RateLimit-Policy")).as("call %d", call)
-                    .isEqualTo(bean.header("RateLimit-Policy").replace("it-endpoint-bean", "it-endpoint"))
-                    .isEqualTo("\"it-endpoint\";q=2;w=3600");
+                    .isEqualTo(bean.header("RateLimit-Policy").replace(policy + "-bean", policy))
+                    .isEqualTo("\"" + policy + "\";q=2;w=3600");
             // A token bucket of 2 an hour: one permit per 1,800 s.
             long remaining = Math.max(0, 2 - call);
             long full = 1800 * (2 - remaining);
-            limits.assertEntry(endpoint.header("RateLimit"), "it-endpoint", remaining, full);
-            limits.assertEntry(bean.header("RateLimit"), "it-endpoint-bean", remaining, full);
+            limits.assertEntry(endpoint.header("RateLimit"), policy, remaining, full);
+            limits.assertEntry(bean.header("RateLimit"), policy + "-bean", remaining, full);
             if (call > 2) {
                 assertThat(endpoint.contentType()).isEqualTo(bean.contentType()).startsWith("application/problem+json");
                 limits.assertSeconds(Long.parseLong(endpoint.header("Retry-After")), 1800, "Retry-After");
@@ -76,11 +129,10 @@ class ThrottledEndpointsTest {
                         .isEqualTo(bean.jsonPath().getInt("policies[0].remaining"));
             }
         }
-        Map<String, String> probe = probe();
-        assertRan(probe, "blocking-method", 2, WORKER);
-        // The bean's endpoint itself ran every time: its limit is decided inside, by the interceptor.
-        assertRan(probe, "bean-endpoint", 4, WORKER);
-        assertRan(probe, "response-429", 4, "");
+    }
+
+    private static RequestSpecification asUser(String user) {
+        return given().auth().preemptive().basic(user, PASSWORD);
     }
 
     @Test

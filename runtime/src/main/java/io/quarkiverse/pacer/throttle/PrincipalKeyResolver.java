@@ -5,6 +5,7 @@ import java.security.Principal;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.InvocationContext;
 
+import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyBuilder;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InstanceHandle;
 
@@ -12,7 +13,10 @@ import io.quarkus.arc.InstanceHandle;
 /**
  * A built-in {@link ThrottleKeyResolver}: the name of the caller's {@link Principal} (from Quarkus Security), so each
  * authenticated user gets their own limit. Anonymous callers (no principal, or an empty name) share the {@code null}
- * key.
+ * key. A Quarkus REST endpoint keyed by it is decided before its method is dispatched, on the HTTP event loop, from
+ * the request's security identity, which is never awaited: with lazy authentication
+ * ({@code quarkus.http.auth.proactive=false}) the request is authenticated there without blocking, and a request whose
+ * credentials are rejected fails as Quarkus Security fails it (a {@code 401}) without taking a permit.
  *
  * <pre>{@code
  * @Throttled(limit = 60, window = "1m", key = PrincipalKeyResolver.class)
@@ -32,8 +36,7 @@ public class PrincipalKeyResolver implements ThrottleKeyResolver {
             return null;
         }
         try {
-            String name = handle.get().getName();
-            return name == null || name.isEmpty() ? null : name;
+            return ThrottleKeyBuilder.principalName(handle.get());
         } catch (RuntimeException noActiveRequest) {
             // Outside a request there is no caller to tell apart.
             return null;

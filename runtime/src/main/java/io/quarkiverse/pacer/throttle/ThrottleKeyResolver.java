@@ -9,7 +9,10 @@ import jakarta.interceptor.InvocationContext;
  * {@link Throttled#key()}; they run on the caller's thread, before the decision, and must not block.
  * <p>
  * Two resolvers are built in: {@link PrincipalKeyResolver} (the caller's principal name) and
- * {@link ClientAddressKeyResolver} (the HTTP client's address, when Quarkus Vert.x HTTP is present).
+ * {@link ClientAddressKeyResolver} (the HTTP client's address, when Quarkus Vert.x HTTP is present). A key that comes
+ * from the HTTP request alone is better computed by a {@link RequestKeyResolver}: a Quarkus REST endpoint keyed by one
+ * is decided before its method is dispatched to a worker thread, where this interface's resolvers run with the method
+ * call.
  *
  * <pre>{@code
  * @ApplicationScoped

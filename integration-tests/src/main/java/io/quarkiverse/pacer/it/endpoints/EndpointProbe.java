@@ -31,7 +31,9 @@ public class EndpointProbe {
     /** Blocking (the default): runs on the worker thread a blocking endpoint is dispatched to, after that hand-off. */
     @ServerRequestFilter
     void onWorker(ContainerRequestContext request) {
-        if (request.getUriInfo().getPath().startsWith("/endpoints/blocking")) {
+        String path = request.getUriInfo().getPath();
+        if (path.startsWith("/endpoints/blocking") || path.equals("/endpoints/principal")
+                || path.equals("/endpoints/api-key")) {
             ran("worker-filter");
         }
     }

@@ -7,8 +7,11 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.SecurityContext;
 
 import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.smallrye.mutiny.Uni;
@@ -41,6 +44,43 @@ public class EndpointsResource {
     public String bean(@PathParam("user") String user) {
         probe.ran("bean-endpoint");
         return service.call(user);
+    }
+
+    /**
+     * Keyed by the authenticated user (HTTP Basic, see {@link DemoUsers}; the demo authenticates lazily, so the
+     * request filter is what authenticates the request): two calls per user an hour.
+     */
+    @GET
+    @Path("/principal")
+    @Throttled(name = "it-endpoint-principal", limit = 2, window = "1h", key = PrincipalKeyResolver.class)
+    public String principal(@Context SecurityContext security) {
+        probe.ran("principal-method");
+        return "hello " + security.getUserPrincipal().getName();
+    }
+
+    /** The same limit on a CDI bean the endpoint calls. */
+    @GET
+    @Path("/bean-principal")
+    public String beanPrincipal() {
+        probe.ran("bean-principal-endpoint");
+        return service.callByPrincipal();
+    }
+
+    /** Keyed by the {@code X-Api-Key} header, through a {@link ApiKeyResolver}: two calls per key an hour. */
+    @GET
+    @Path("/api-key")
+    @Throttled(name = "it-endpoint-api-key", limit = 2, window = "1h", key = ApiKeyResolver.class)
+    public String apiKey() {
+        probe.ran("api-key-method");
+        return "hello";
+    }
+
+    /** The same limit on a CDI bean the endpoint calls. */
+    @GET
+    @Path("/bean-api-key")
+    public String beanApiKey() {
+        probe.ran("bean-api-key-endpoint");
+        return service.callByApiKey();
     }
 
     /** Reactive ({@code Uni}, the event loop), keyed by a header, stacked: one call per tenant a minute. */

@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.throttle;
 import jakarta.enterprise.context.Dependent;
 import jakarta.interceptor.InvocationContext;
 
+import io.quarkiverse.pacer.throttle.RequestKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleLimit;
 import io.quarkiverse.pacer.throttle.ThrottleLimitResolver;
@@ -10,6 +11,7 @@ import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableInstance;
 import io.quarkus.arc.InstanceHandle;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * The application's {@link ThrottleKeyResolver} and {@link ThrottleLimitResolver} beans, selected by the classes the
@@ -22,10 +24,17 @@ public final class ResolverBeans {
     private ResolverBeans() {
     }
 
-    /** @param describe what declares the resolver, e.g. {@code of com.acme.Api#ping()}, for messages */
+    /**
+     * @param describe what declares the resolver, e.g. {@code of com.acme.Api#ping()}, for messages
+     * @return the resolver; a {@link RequestKeyResolver} when the bean is one, whatever its scope
+     */
     public static ThrottleKeyResolver keyResolver(Class<?> type, String describe) {
         InjectableInstance<?> instance = select(type, ThrottleKeyResolver.class, describe);
-        return dependent(instance) ? new DependentKeyResolver(instance) : (ThrottleKeyResolver) instance.get();
+        if (!dependent(instance)) {
+            return (ThrottleKeyResolver) instance.get();
+        }
+        return RequestKeyResolver.class.isAssignableFrom(type) ? new DependentRequestKeyResolver(instance)
+                : new DependentKeyResolver(instance);
     }
 
     /** @param describe what declares the resolver, e.g. {@code of throttling policy "plans"}, for messages */
@@ -54,6 +63,23 @@ public final class ResolverBeans {
         public String resolve(InvocationContext invocation) {
             try (InstanceHandle<?> handle = instance.getHandle()) {
                 return ((ThrottleKeyResolver) handle.get()).resolve(invocation);
+            }
+        }
+    }
+
+    private record DependentRequestKeyResolver(InjectableInstance<?> instance) implements RequestKeyResolver {
+
+        @Override
+        public String resolve(HttpServerRequest request) {
+            try (InstanceHandle<?> handle = instance.getHandle()) {
+                return ((RequestKeyResolver) handle.get()).resolve(request);
+            }
+        }
+
+        @Override
+        public String resolve(InvocationContext invocation) {
+            try (InstanceHandle<?> handle = instance.getHandle()) {
+                return ((RequestKeyResolver) handle.get()).resolve(invocation);
             }
         }
     }

@@ -5,17 +5,27 @@ import java.util.List;
 
 /**
  * A {@code @Throttled} REST resource method whose key the request carries (path, query, header or cookie parameters,
- * the client address, or none), found at build time: its request filter decides before the method is dispatched.
- * Bean-style for the recorder.
+ * a {@code RequestKeyResolver} such as the client address, the principal, or none), found at build time: its request
+ * filter decides before the method is dispatched. Bean-style for the recorder.
  */
 public class ThrottledEndpoint {
+
+    /** Where the key comes from. */
+    public enum KeySource {
+        /** The {@code @ThrottleKey} parameters, or one key per policy without any. */
+        PARAMETERS,
+        /** A {@code RequestKeyResolver} bean, reading the request. */
+        REQUEST_RESOLVER,
+        /** {@code PrincipalKeyResolver}: the request's security identity. */
+        PRINCIPAL
+    }
 
     private int methodIndex;
     private String declaringClass;
     private String methodName;
     private List<String> parameterTypes = new ArrayList<>();
     private List<EndpointKeyParameter> keyParameters = new ArrayList<>();
-    private boolean clientAddressKey;
+    private KeySource keySource = KeySource.PARAMETERS;
 
     /** The position of the method's definition in {@code ThrottleDefinitions#methods()}. */
     public int getMethodIndex() {
@@ -60,12 +70,11 @@ public class ThrottledEndpoint {
         this.keyParameters = keyParameters;
     }
 
-    /** Keyed by {@code ClientAddressKeyResolver}. */
-    public boolean isClientAddressKey() {
-        return clientAddressKey;
+    public KeySource getKeySource() {
+        return keySource;
     }
 
-    public void setClientAddressKey(boolean clientAddressKey) {
-        this.clientAddressKey = clientAddressKey;
+    public void setKeySource(KeySource keySource) {
+        this.keySource = keySource;
     }
 }

@@ -9,6 +9,8 @@ import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
 import org.jboss.resteasy.reactive.server.mapping.RuntimeResource;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveResourceInfo;
 
+import io.quarkiverse.pacer.runtime.throttle.http.ThrottledEndpoint.KeySource;
+import io.quarkiverse.pacer.runtime.throttle.interceptor.AdvanceDecisions;
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleKeyBuilder;
 import io.vertx.ext.web.RoutingContext;
 
@@ -72,7 +74,7 @@ public class ThrottledEndpoints {
         private final int parameterCount;
         private final EndpointKeyParameter[] parameters;
         private final int[] positions;
-        private final boolean clientAddress;
+        private final KeySource source;
 
         EndpointKey(ThrottledEndpoint endpoint) {
             this.methodIndex = endpoint.getMethodIndex();
@@ -82,12 +84,19 @@ public class ThrottledEndpoints {
             for (int i = 0; i < parameters.length; i++) {
                 positions[i] = parameters[i].getPosition();
             }
-            this.clientAddress = endpoint.isClientAddressKey();
+            this.source = endpoint.getKeySource();
         }
 
-        String key(ResteasyReactiveRequestContext request) {
-            if (clientAddress) {
-                return ThrottleKeyBuilder.of(HttpClientAddress.of(request.serverRequest().unwrap(RoutingContext.class)));
+        /** Keyed by the principal: the key is {@link RequestPrincipal#key()}, formed once the identity is known. */
+        boolean byPrincipal() {
+            return source == KeySource.PRINCIPAL;
+        }
+
+        /** The key of a request, unless {@link #byPrincipal()}. */
+        String key(ResteasyReactiveRequestContext request, AdvanceDecisions decisions) {
+            if (source == KeySource.REQUEST_RESOLVER) {
+                return ThrottleKeyBuilder.of(decisions.requestKeyResolver(methodIndex)
+                        .resolve(request.serverRequest().unwrap(RoutingContext.class).request()));
             }
             if (parameters.length == 0) {
                 return ThrottleKeyBuilder.GLOBAL;

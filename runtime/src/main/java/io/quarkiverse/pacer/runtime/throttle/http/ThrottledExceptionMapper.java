@@ -22,14 +22,24 @@ public class ThrottledExceptionMapper implements ExceptionMapper<ThrottledExcept
 
     static final String PROBLEM_JSON = "application/problem+json";
 
+    // Both singletons, looked up at the first rejection (a container lookup per 429 showed in profiles): the mapper
+    // may be created before the beans can be.
+    private volatile PolicyRegistry registry;
+    private volatile EffectiveLimits effectiveLimits;
+
     @Override
     public Response toResponse(ThrottledException exception) {
         ThrottleDecision worst = exception.decision();
         long retryAfterSeconds = Math.max(1, ceilSeconds(worst.retryAfter().toNanos() / 1000));
         RateLimitHeaders headers = new RateLimitHeaders();
         StringBuilder policiesJson = new StringBuilder();
-        Map<String, ThrottlePolicy> policies = Arc.container().instance(PolicyRegistry.class).get().all();
-        EffectiveLimits limits = Arc.container().instance(EffectiveLimits.class).get();
+        PolicyRegistry registry = this.registry;
+        EffectiveLimits limits = this.effectiveLimits;
+        if (registry == null || limits == null) {
+            this.registry = registry = Arc.container().instance(PolicyRegistry.class).get();
+            this.effectiveLimits = limits = Arc.container().instance(EffectiveLimits.class).get();
+        }
+        Map<String, ThrottlePolicy> policies = registry.all();
         for (ThrottleDecision decision : exception.decisions()) {
             if (policiesJson.length() > 0) {
                 policiesJson.append(',');

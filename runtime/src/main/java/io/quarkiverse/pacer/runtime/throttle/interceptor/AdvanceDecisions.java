@@ -9,6 +9,7 @@ import io.quarkiverse.pacer.runtime.throttle.http.RateLimitHeaders;
 import io.quarkiverse.pacer.runtime.throttle.lease.ConcurrencyLeases;
 import io.quarkiverse.pacer.runtime.throttle.lease.Lease;
 import io.quarkiverse.pacer.throttle.OnLimit;
+import io.quarkiverse.pacer.throttle.RequestKeyResolver;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 
@@ -37,6 +38,14 @@ public class AdvanceDecisions {
     /** {@code quarkus.pacer.throttle.enabled}: when {@code false}, nothing is decided in advance either. */
     public boolean enabled() {
         return enabled;
+    }
+
+    /**
+     * The resolver the method with definition index {@code methodIndex} is keyed by, which the build found to be a
+     * {@link RequestKeyResolver}: the same bean the interceptor would call.
+     */
+    public RequestKeyResolver requestKeyResolver(int methodIndex) {
+        return (RequestKeyResolver) methods.byIndex(methodIndex).resolver();
     }
 
     /**

@@ -45,6 +45,11 @@ final class ThrottledMethod {
         return ThrottleKeyBuilder.of(invocation.getParameters(), keyParameters);
     }
 
+    /** The key resolver named by the annotation, or {@code null}. */
+    ThrottleKeyResolver resolver() {
+        return resolver;
+    }
+
     boolean waits(long retryAfterMicros) {
         return onLimit == OnLimit.WAIT && retryAfterMicros > 0 && retryAfterMicros <= maxWaitMicros;
     }

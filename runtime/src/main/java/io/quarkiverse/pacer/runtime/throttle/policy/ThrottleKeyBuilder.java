@@ -3,6 +3,7 @@ package io.quarkiverse.pacer.runtime.throttle.policy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.Principal;
 import java.util.HexFormat;
 
 import io.quarkiverse.pacer.throttle.CompositeKey;
@@ -36,6 +37,15 @@ public final class ThrottleKeyBuilder {
             return "\\e";
         }
         return shorten(escape(text));
+    }
+
+    /**
+     * What a caller's principal stands for as a key: its name; {@code null} (one key shared by all anonymous callers)
+     * without a principal or with an empty name.
+     */
+    public static String principalName(Principal principal) {
+        String name = principal == null ? null : principal.getName();
+        return name == null || name.isEmpty() ? null : name;
     }
 
     /** The key of several {@code @ThrottleKey} arguments, in parameter order. */
