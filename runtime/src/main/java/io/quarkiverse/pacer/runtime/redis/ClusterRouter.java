@@ -237,16 +237,18 @@ final class ClusterRouter {
                 return;
             }
             // Answered after the script on the same connection: it counts only behind a script that succeeded
-            // (after a redirection the script and its WAIT go again, to the new owner).
-            PendingRequest attemptWait = new PendingRequest(callerWait.request(), budget, response -> {
-                if (scriptRan[0]) {
-                    callerWait.complete(response);
-                }
-            }, failure -> {
-                if (scriptRan[0]) {
-                    callerWait.fail(failure);
-                }
-            }, null);
+            // (after a redirection the script and its WAIT go again, to the new owner). It is sent itself only behind
+            // ASKING; otherwise the group commit's WAIT answers it.
+            PendingRequest attemptWait = new PendingRequest(
+                    asking ? Request.cmd(Command.WAIT).arg(replicas).arg(waitTimeoutMillis) : null, budget, response -> {
+                        if (scriptRan[0]) {
+                            callerWait.complete(response);
+                        }
+                    }, failure -> {
+                        if (scriptRan[0]) {
+                            callerWait.fail(failure);
+                        }
+                    }, null);
             if (asking) {
                 // ASKING applies to the next command only: this script and a WAIT of its own, right behind it.
                 connection.submit(attempt[0]);

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -22,7 +25,9 @@ import io.vertx.redis.client.Response;
  * after the check found none, or after a {@code WAIT} was not confirmed, asks again, so the master recovers by itself
  * when a replica connects.
  * <p>
- * Confined to the context of the master's durable connection; only that master's writes wait here.
+ * Confined to the context of the master's durable connection, except the hand-over of arriving writes: while a group
+ * is pending they are only queued, and the connection's thread is not woken for each of them (it takes them all when
+ * the {@code WAIT} answers). Only that master's writes wait here.
  */
 final class GroupCommit {
 
@@ -34,8 +39,15 @@ final class GroupCommit {
     private final PipelinedConnection connection;
     private final ReplicaCheck replicas;
     private final ArrayDeque<Member> pending = new ArrayDeque<>();
-    /** A {@code WAIT} or a replica check is pending: arriving writes join the next group. */
-    private boolean busy;
+    /** Writes handed over from any thread, taken into {@link #pending} on the connection's context. */
+    private final Queue<Member> arriving = new ConcurrentLinkedQueue<>();
+    /** A task that takes the arriving writes is on its way to the connection's context. */
+    private final AtomicBoolean takeScheduled = new AtomicBoolean();
+    /**
+     * A {@code WAIT} or a replica check is pending: arriving writes join the next group, taken when it answers. Written
+     * on the context, read by the threads handing writes over.
+     */
+    private volatile boolean busy;
     /** The replicas were asked for the group now pending (so a check that fails does not repeat for it). */
     private boolean askedForGroup;
 
@@ -51,7 +63,19 @@ final class GroupCommit {
      * to have no replica, {@code script} fails at once with {@link NoReplicaException}.
      */
     void submit(PendingRequest script, PendingRequest confirmation, int replicas, long timeoutMillis) {
-        connection.execute(() -> accept(new Member(script, confirmation, replicas, timeoutMillis)));
+        Member member = new Member(script, confirmation, replicas, timeoutMillis);
+        if (this.replicas.state() == ReplicaCheck.State.NONE) {
+            connection.execute(() -> accept(member));
+            return;
+        }
+        arriving.add(member);
+        // Queued before busy is read: when busy is seen set, the WAIT's answer (which clears it first) takes it.
+        if (!busy && takeScheduled.compareAndSet(false, true)) {
+            connection.execute(() -> {
+                takeScheduled.set(false);
+                flush();
+            });
+        }
     }
 
     /** Whether the master is known to have no connected replica (durable writes to it fail at once). */
@@ -72,6 +96,10 @@ final class GroupCommit {
     private void flush() {
         if (busy) {
             return;
+        }
+        Member arrived;
+        while ((arrived = arriving.poll()) != null) {
+            pending.add(arrived);
         }
         pending.removeIf(member -> member.script().isDone());
         if (pending.isEmpty()) {

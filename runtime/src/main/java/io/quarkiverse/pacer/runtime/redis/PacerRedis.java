@@ -275,12 +275,12 @@ public class PacerRedis {
             Consumer<ReplicatedResponse> onDone, Consumer<Throwable> onFailure) {
         long budgetNanos = budget.toNanos();
         Request scriptRequest = scriptRequest(script, source, keys, args);
-        Request waitRequest = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
         // Both answers come on one thread (the caller's context or the connection's), the script's first.
         Response[] stored = new Response[1];
         PendingRequest written = new PendingRequest(scriptRequest, budgetNanos, response -> stored[0] = response,
                 onFailure, caller).batchable(batchable);
-        PendingRequest wait = new PendingRequest(waitRequest, budgetNanos,
+        // Only told of the WAIT that covers the script: the group commit sends one WAIT for many scripts.
+        PendingRequest wait = new PendingRequest(null, budgetNanos,
                 acknowledged -> onDone.accept(new ReplicatedResponse(stored[0], acknowledged.toInteger(), null)),
                 failure -> {
                     if (stored[0] != null) {
