@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.throttle;
 
 import java.security.Principal;
 
+import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.InvocationContext;
 
@@ -37,8 +38,9 @@ public class PrincipalKeyResolver implements ThrottleKeyResolver {
         }
         try {
             return ThrottleKeyBuilder.principalName(handle.get());
-        } catch (RuntimeException noActiveRequest) {
-            // Outside a request there is no caller to tell apart.
+        } catch (ContextNotActiveException noActiveRequest) {
+            // Outside a request there is no caller to tell apart. Anything else (credentials Quarkus Security rejects,
+            // an identity that cannot be had without blocking) fails the call instead of sharing the anonymous key.
             return null;
         }
     }
