@@ -33,7 +33,8 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * With Micrometer, each {@code PACER} job has meters tagged with its identity: runs per outcome, the lateness of each
- * claimed tick, and skipped ticks per reason ({@code concurrentExecution = SKIP}, {@code skipExecutionIf}, missed
+ * claimed tick, runs taken over from a dead instance, and skipped ticks per reason ({@code concurrentExecution = SKIP},
+ * {@code skipExecutionIf}, missed
  * beyond the overdue grace period), each counting exactly what happened.
  */
 class PacerScheduledMetricsTest {
@@ -124,6 +125,20 @@ class PacerScheduledMetricsTest {
                 assertThat(skipped("metered", reason)).isZero();
             }
 
+            // Another instance died running a tick: its run is taken over here, counted as a rerun and a run, with
+            // no lateness of its own.
+            long redisNow = RedisCommands.send(redis, "TIME").get(0).toLong() * 1000;
+            RedisCommands.send(redis, "ZADD", "pacer:s:{metered}:runs", redisNow - 1,
+                    (redisNow - 5_000) + ":1:another-instance:1");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> counter("pacer.scheduler.reruns", "metered", null, null) == 1);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                int runs = jobs.metered.get();
+                assertThat(runs("metered", "failure")).isEqualTo(1);
+                assertThat(runs("metered", "success")).isEqualTo(runs - 1);
+                assertThat(lateness("metered").count()).isEqualTo(runs - 1);
+            });
+
             // concurrentExecution = SKIP: every tick while the first run is in flight.
             await().atMost(Duration.ofSeconds(30)).until(() -> jobs.skipped("busy") >= 2);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(
@@ -141,7 +156,7 @@ class PacerScheduledMetricsTest {
             // Missed beyond the grace period: the job's next tick was 90 s ago (every instance down): the ticks of
             // 90 s and 30 s ago are skipped, the next one comes 30 s from now.
             await().atMost(Duration.ofSeconds(30)).until(() -> jobs.overdue.get() == 1);
-            long redisNow = RedisCommands.send(redis, "TIME").get(0).toLong() * 1000;
+            redisNow = RedisCommands.send(redis, "TIME").get(0).toLong() * 1000;
             RedisCommands.send(redis, "HSET", "pacer:s:{overdue}", "next", Long.toString(redisNow - 90_000));
             // Resuming makes the job read its state at once, instead of at its next tick.
             scheduler.pause("overdue");
