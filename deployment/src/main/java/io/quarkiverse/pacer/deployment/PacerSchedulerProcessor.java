@@ -2,18 +2,22 @@ package io.quarkiverse.pacer.deployment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 
+import io.quarkiverse.pacer.runtime.scheduler.MicrometerSchedulerMetrics;
 import io.quarkiverse.pacer.runtime.scheduler.PacerScheduler;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 import io.quarkus.scheduler.deployment.ScheduledBusinessMethodItem;
 import io.quarkus.scheduler.deployment.SchedulerImplementationBuildItem;
@@ -47,6 +51,15 @@ public class PacerSchedulerProcessor {
         // The composite scheduler's pause() and resume() reach Quarkus's own scheduler first, which throws unless it
         // was started: an application whose only scheduled methods are PACER ones could not pause them all.
         forceStart.produce(new ForceStartSchedulerBuildItem());
+    }
+
+    @BuildStep
+    void registerMetrics(CombinedIndexBuildItem index, Optional<MetricsCapabilityBuildItem> metrics,
+            BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)
+                && usesPacer(index.getIndex())) {
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerSchedulerMetrics.class));
+        }
     }
 
     @BuildStep

@@ -41,6 +41,9 @@ final class ClusterJob {
     /** Attempts to release the lease of a run that ended (about half a minute with back-off) before it is left to expire. */
     static final int RELEASE_ATTEMPTS = 30;
 
+    /** The detail of the {@code SkippedExecution} of a tick skipped by {@code concurrentExecution = SKIP}. */
+    static final String RUN_IN_FLIGHT = "the previous run is still running on an instance (concurrentExecution = SKIP)";
+
     /** Everything about the schedule that does not change at runtime. */
     record Definition(String id, String methodDescription, FireTimes times, long delayMillis, long graceMillis,
             boolean skipConcurrent, ScheduledInvoker invoker) {
@@ -54,6 +57,7 @@ final class ClusterJob {
     private final Vertx vertx;
     private final PacerScheduler scheduler;
     private final Event<SkippedExecution> skippedEvent;
+    private final JobMetrics metrics;
     private final String tokenPrefix;
     private final AtomicLong runs = new AtomicLong();
     private final AtomicLong tokens = new AtomicLong();
@@ -66,13 +70,14 @@ final class ClusterJob {
     private volatile boolean stopped;
 
     ClusterJob(Definition definition, JobStateStore store, Vertx vertx, PacerScheduler scheduler,
-            Event<SkippedExecution> skippedEvent, String instanceId) {
+            Event<SkippedExecution> skippedEvent, JobMetrics metrics, String instanceId) {
         this.definition = definition;
         this.store = store;
         this.key = store.key(definition.id());
         this.vertx = vertx;
         this.scheduler = scheduler;
         this.skippedEvent = skippedEvent;
+        this.metrics = metrics;
         this.tokenPrefix = instanceId + ":";
         long first = definition.times().after(System.currentTimeMillis());
         this.periodMillis = definition.times().after(first) - first;
@@ -100,6 +105,10 @@ final class ClusterJob {
     boolean pausedAsLastRead() {
         JobState current = state;
         return current != null && current.paused();
+    }
+
+    JobMetrics metrics() {
+        return metrics;
     }
 
     /** Runs of this job started on this instance. */
@@ -152,7 +161,7 @@ final class ClusterJob {
                         + "the job starts again with this instance's", definition.id(), read.spec(), spec);
             }
             long first = times.first(read.now(), definition.delayMillis());
-            claim(null, first, null, read.now());
+            claim(null, first, null, 0);
             return;
         }
         if (read.paused() || !scheduler.isClaiming()) {
@@ -180,18 +189,24 @@ final class ClusterJob {
             run = late <= read.now() ? late : null;
         }
         long newNext = run != null ? times.after(run) : times.firstAtOrAfter(next, read.now() + 1);
+        long missed = 0;
         if (run == null || run != next) {
+            missed = times.count(next, run == null ? newNext : run);
             LOG.warnf("PACER job %s: the ticks from %s to %s were missed by more than the overdue grace period "
                     + "(%d ms) and are skipped", definition.id(), Instant.ofEpochMilli(next),
                     Instant.ofEpochMilli(run == null ? newNext : run), definition.graceMillis());
         }
-        claim(next, newNext, run, read.now());
+        claim(next, newNext, run, missed);
     }
 
-    private void claim(Long expectedNext, long newNext, Long run, long readAt) {
+    /** @param missed ticks before {@code run} (or {@code newNext}) skipped as overdue, counted if this claim wins */
+    private void claim(Long expectedNext, long newNext, Long run, long missed) {
         String member = run == null ? "" : RunLease.member(run, 1, nextToken());
         store.claim(key, expectedNext, definition.times().spec(), newNext, run, definition.skipConcurrent(),
                 LEASE_MILLIS, member, ttlMillis).subscribe().with(result -> {
+                    if (missed > 0 && result.claim() != Claim.LOST) {
+                        metrics.skipped(JobMetrics.Skip.OVERDUE, missed);
+                    }
                     onClaim(result, run, member);
                     if (result.claim() == Claim.LOST) {
                         wakeIn(0);
@@ -215,6 +230,7 @@ final class ClusterJob {
                 LOG.warnf("PACER job %s: the lease of the run of the tick of %s expired (its instance stopped, or "
                         + "could not reach Redis for %d ms); this instance runs the tick again", definition.id(),
                         Instant.ofEpochMilli(tick), LEASE_MILLIS);
+                metrics.rerun();
                 execute(new ClusterExecution(trigger, Instant.ofEpochMilli(result.now()), Instant.ofEpochMilli(tick)),
                         member);
             } else if (result.claim() == Claim.DROPPED) {
@@ -233,9 +249,10 @@ final class ClusterJob {
         ClusterExecution execution = new ClusterExecution(trigger, Instant.ofEpochMilli(result.now()),
                 Instant.ofEpochMilli(run));
         if (result.claim() == Claim.BUSY) {
-            Events.fire(skippedEvent, new SkippedExecution(execution,
-                    "the previous run is still running on an instance (concurrentExecution = SKIP)"));
+            metrics.skipped(JobMetrics.Skip.CONCURRENT_EXECUTION, 1);
+            Events.fire(skippedEvent, new SkippedExecution(execution, RUN_IN_FLIGHT));
         } else if (result.claim() == Claim.CLAIMED) {
+            metrics.lateness(result.now() - run);
             execute(execution, member);
         }
     }

@@ -25,6 +25,9 @@ sealed interface FireTimes {
     /** Identifies the schedule: instances that disagree on it re-initialize the job (see scheduler-claim.lua). */
     String spec();
 
+    /** How many ticks from {@code tick} (included) to {@code time} (excluded), on the grid that contains {@code tick}. */
+    long count(long tick, long time);
+
     /** {@code @Scheduled(every = ...)}: a fixed grid, {@code period} apart. */
     record Every(long period) implements FireTimes {
 
@@ -45,6 +48,11 @@ sealed interface FireTimes {
         }
 
         @Override
+        public long count(long tick, long time) {
+            return time <= tick ? 0 : (time - tick + period - 1) / period;
+        }
+
+        @Override
         public String spec() {
             return "every:" + period;
         }
@@ -52,6 +60,9 @@ sealed interface FireTimes {
 
     /** {@code @Scheduled(cron = ...)} in a time zone, as the cron library computes it (daylight-saving included). */
     record CronTimes(String expression, Cron cron, ZoneId zone) implements FireTimes {
+
+        /** Ticks {@link #count} computes one by one. */
+        static final int COUNTED = 1_000;
 
         @Override
         public long first(long now, long delayMillis) {
@@ -70,6 +81,25 @@ sealed interface FireTimes {
         @Override
         public long firstAtOrAfter(long tick, long time) {
             return after(time - 1);
+        }
+
+        /**
+         * Exact up to {@link #COUNTED} ticks; a longer gap (a cron firing every second, missed for hours) is estimated
+         * from the average period of those, so that counting never holds the event loop for long.
+         */
+        @Override
+        public long count(long tick, long time) {
+            long count = 0;
+            long at = tick;
+            while (at < time && count < COUNTED) {
+                count++;
+                at = after(at);
+            }
+            if (at < time) {
+                long average = Math.max(1, (at - tick) / count);
+                count += (time - at + average - 1) / average;
+            }
+            return count;
         }
 
         @Override

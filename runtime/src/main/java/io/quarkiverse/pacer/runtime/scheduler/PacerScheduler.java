@@ -69,6 +69,7 @@ public class PacerScheduler implements Scheduler {
     private final SchedulerRuntimeConfig runtimeConfig;
     private final SchedulerConfig schedulerConfig;
     private final Instance<JobInstrumenter> instrumenter;
+    private final SchedulerMetrics metrics;
     private final Events events;
     private final JobStateStore store;
     private final PacerRedis redis;
@@ -79,13 +80,15 @@ public class PacerScheduler implements Scheduler {
     private volatile boolean claiming;
 
     PacerScheduler(SchedulerContext context, SchedulerRuntimeConfig runtimeConfig, SchedulerConfig schedulerConfig,
-            Instance<JobInstrumenter> instrumenter, PacerRedis redis, PacerConfig config, Vertx vertx,
+            Instance<JobInstrumenter> instrumenter, Instance<SchedulerMetrics> metrics, PacerRedis redis, PacerConfig config,
+            Vertx vertx,
             Event<SkippedExecution> skipped, Event<SuccessfulExecution> successful, Event<FailedExecution> failed,
             Event<ScheduledJobPaused> jobPaused, Event<ScheduledJobResumed> jobResumed) {
         this.context = context;
         this.runtimeConfig = runtimeConfig;
         this.schedulerConfig = schedulerConfig;
         this.instrumenter = instrumenter;
+        this.metrics = metrics.isResolvable() ? metrics.get() : null;
         this.events = new Events(skipped, successful, failed, null, null, null, jobPaused, jobResumed);
         this.redis = redis;
         this.store = new JobStateStore(redis, config.keyPrefix());
@@ -115,18 +118,34 @@ public class PacerScheduler implements Scheduler {
                     LOG.debugf("PACER job %s is off", id);
                     continue;
                 }
+                JobMetrics jobMetrics = metrics == null ? JobMetrics.NONE : metrics.job(id);
                 ClusterJob.Definition definition = new ClusterJob.Definition(id, method.getMethodDescription(), times,
                         delayMillis(scheduled),
                         SchedulerUtils.parseOverdueGracePeriod(scheduled, runtimeConfig.overdueGracePeriod()).toMillis(),
                         scheduled.concurrentExecution() == Scheduled.ConcurrentExecution.SKIP,
-                        invoker(method, scheduled));
-                jobs.put(id, new ClusterJob(definition, store, vertx, this, events.skippedExecution, instanceId));
+                        invoker(method, scheduled, jobMetrics));
+                jobs.put(id, new ClusterJob(definition, store, vertx, this, events.skippedExecution, jobMetrics,
+                        instanceId));
                 LOG.debugf("PACER job %s: %s", id, times.spec());
             }
         }
         started = true;
         claiming = runtimeConfig.startMode() != SchedulerRuntimeConfig.StartMode.HALTED;
         jobs.values().forEach(ClusterJob::start);
+    }
+
+    /**
+     * Counts the ticks a job's {@code skipExecutionIf} skipped: Quarkus's invoker tells only through this event (and
+     * wrapping the predicate would change the event's detail, which names the predicate's class).
+     */
+    void countSkipped(@Observes SkippedExecution skipped) {
+        if (metrics != null && skipped.getExecution() instanceof ClusterExecution execution
+                && !ClusterJob.RUN_IN_FLIGHT.equals(skipped.getDetail())) {
+            ClusterJob job = jobs.get(execution.getTrigger().getId());
+            if (job != null) {
+                job.metrics().skipped(JobMetrics.Skip.SKIP_EXECUTION_IF, 1);
+            }
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -153,11 +172,14 @@ public class PacerScheduler implements Scheduler {
         return scheduled.delayed().isEmpty() ? 0 : SchedulerUtils.parseDelayedAsMillis(scheduled);
     }
 
-    private ScheduledInvoker invoker(ScheduledMethod method, Scheduled scheduled) {
+    private ScheduledInvoker invoker(ScheduledMethod method, Scheduled scheduled, JobMetrics jobMetrics) {
         ScheduledInvoker invoker = new StatusEmitterInvoker(context.createInvoker(method.getInvokerClassName()),
                 events.successExecution, events.failedExecution);
         if (schedulerConfig.tracingEnabled() && instrumenter.isResolvable()) {
             invoker = new InstrumentedInvoker(invoker, instrumenter.get());
+        }
+        if (jobMetrics != JobMetrics.NONE) {
+            invoker = new RunMetricsInvoker(invoker, jobMetrics);
         }
         if (!scheduled.skipExecutionIf().equals(Scheduled.Never.class)) {
             invoker = new SkipPredicateInvoker(invoker, SchedulerUtils.instantiateBeanOrClass(scheduled.skipExecutionIf()),

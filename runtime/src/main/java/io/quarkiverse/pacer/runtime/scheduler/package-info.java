@@ -4,6 +4,7 @@
  * {@code Scheduler} bean, one {@link io.quarkiverse.pacer.runtime.scheduler.ClusterJob} per schedule reads and claims
  * its ticks through {@link io.quarkiverse.pacer.runtime.scheduler.JobStateStore} (the job's state in Redis, time from
  * Redis), {@link io.quarkiverse.pacer.runtime.scheduler.FireTimes} computes the ticks, and
- * {@link io.quarkiverse.pacer.runtime.scheduler.JobRun} runs a claimed tick.
+ * {@link io.quarkiverse.pacer.runtime.scheduler.JobRun} runs a claimed tick; each job reports to its
+ * {@link io.quarkiverse.pacer.runtime.scheduler.JobMetrics} (Micrometer meters when present, else nothing).
  */
 package io.quarkiverse.pacer.runtime.scheduler;

@@ -43,4 +43,24 @@ class FireTimesTest {
         assertThat(cron.firstAtOrAfter(0, regular)).isEqualTo(regular);
         assertThat(cron.spec()).isEqualTo("cron:0 30 2 * * ?@Europe/Paris");
     }
+
+    @Test
+    void countsTheTicksOfAGap() {
+        FireTimes.Every every = new FireTimes.Every(1000);
+        assertThat(every.count(5_000, 5_000)).isZero();
+        assertThat(every.count(5_000, 5_001)).isEqualTo(1);
+        assertThat(every.count(5_000, 6_000)).isEqualTo(1);
+        assertThat(every.count(5_000, 6_001)).isEqualTo(2);
+        assertThat(every.count(5_000, 10_000)).isEqualTo(5);
+
+        String expression = "0/10 * * * * ?";
+        FireTimes.CronTimes cron = new FireTimes.CronTimes(expression,
+                new CronParser(CronType.QUARTZ).parse(expression), ZoneId.of("UTC"));
+        long tick = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+        assertThat(cron.count(tick, tick)).isZero();
+        assertThat(cron.count(tick, tick + 60_000)).isEqualTo(6);
+        assertThat(cron.count(tick, tick + 60_001)).isEqualTo(7);
+        // Beyond the ticks counted one by one, the rest is estimated from their average period: exact on a regular cron.
+        assertThat(cron.count(tick, tick + 10_000L * 5_000)).isEqualTo(5_000);
+    }
 }
