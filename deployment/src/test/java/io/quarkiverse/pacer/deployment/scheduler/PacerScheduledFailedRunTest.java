@@ -28,9 +28,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class PacerScheduledFailedRunTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
-            .withApplicationRoot(jar -> jar.addClasses(Job.class, RedisCommands.class));
+    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Job.class);
 
     @Singleton
     static class Job {

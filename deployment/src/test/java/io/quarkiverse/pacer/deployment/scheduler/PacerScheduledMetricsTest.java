@@ -40,11 +40,9 @@ import io.quarkus.test.QuarkusUnitTest;
 class PacerScheduledMetricsTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = new QuarkusUnitTest()
+    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Jobs.class, AlwaysSkip.class)
             .setForcedDependencies(List.of(Dependency.of("io.quarkus", "quarkus-micrometer-registry-prometheus-deployment",
-                    Version.getVersion())))
-            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
-            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, AlwaysSkip.class, RedisCommands.class));
+                    Version.getVersion())));
 
     @Singleton
     static class AlwaysSkip implements Scheduled.SkipPredicate {

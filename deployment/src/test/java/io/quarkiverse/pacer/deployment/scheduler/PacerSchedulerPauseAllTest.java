@@ -22,9 +22,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class PacerSchedulerPauseAllTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
-            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, RedisCommands.class));
+    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Jobs.class);
 
     @Singleton
     static class Jobs {
