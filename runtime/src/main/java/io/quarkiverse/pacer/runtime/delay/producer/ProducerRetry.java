@@ -115,12 +115,13 @@ public final class ProducerRetry {
      */
     static Throwable afterLostAttempt(Throwable failure) {
         if (failure instanceof DurabilityUnavailableException refused) {
-            return new DurabilityUnconfirmedException(refused.queue(), "quarkus.pacer.delayed.durability=replicas: an"
-                    + " earlier attempt of this schedule was lost with its connection to Redis after it may have been"
-                    + " stored, and the master of shard " + refused.shard() + " of the queue, " + refused.node()
-                    + ", now has no connected replica to confirm it: the message may be delivered, or lost by a"
-                    + " failover. Add a replica to that master, or set quarkus.pacer.delayed.durability=primary;"
-                    + " scheduling it again with the same id is safe", refused);
+            return new DurabilityUnconfirmedException(refused.queue(), "quarkus.pacer.delayed.durability=replicas: the"
+                    + " message may have been stored by the primary but not confirmed by a replica: an earlier attempt"
+                    + " of this schedule was lost with its connection to Redis after it may have been written, and the"
+                    + " master of shard " + refused.shard() + " of the queue, " + refused.node() + ", now has no"
+                    + " connected replica to confirm it. It may be delivered, or lost by a failover. Add a replica to"
+                    + " that master, or set quarkus.pacer.delayed.durability=primary; scheduling it again with the"
+                    + " same id is safe", refused);
         }
         return failure;
     }

@@ -58,7 +58,8 @@ class ProducerRetryTest {
 
             assertThatThrownBy(() -> call.await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOf(DurabilityUnconfirmedException.class)
-                    .hasMessageContaining("may have been stored")
+                    // The words the guide gives for a write that may be stored but is not confirmed.
+                    .hasMessageContaining("stored by the primary but not confirmed by a replica")
                     .hasMessageContaining("shard 3")
                     .hasMessageContaining("127.0.0.1:7001")
                     .hasCauseInstanceOf(DurabilityUnavailableException.class)
