@@ -38,7 +38,9 @@ import io.vertx.core.Context;
 class PacerScheduledEveryTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Jobs.class);
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, RedisCommands.class));
 
     @Singleton
     static class Jobs {

@@ -28,7 +28,9 @@ import io.quarkus.test.QuarkusUnitTest;
 class PacerScheduledFailedRunTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Job.class);
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .withApplicationRoot(jar -> jar.addClasses(Job.class, RedisCommands.class));
 
     @Singleton
     static class Job {

@@ -40,9 +40,11 @@ import io.quarkus.test.QuarkusUnitTest;
 class PacerScheduledMetricsTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Jobs.class, AlwaysSkip.class)
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
             .setForcedDependencies(List.of(Dependency.of("io.quarkus", "quarkus-micrometer-registry-prometheus-deployment",
-                    Version.getVersion())));
+                    Version.getVersion())))
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, AlwaysSkip.class, RedisCommands.class));
 
     @Singleton
     static class AlwaysSkip implements Scheduled.SkipPredicate {

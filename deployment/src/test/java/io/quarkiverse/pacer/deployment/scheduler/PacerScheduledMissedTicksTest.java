@@ -27,7 +27,9 @@ import io.quarkus.test.QuarkusUnitTest;
 class PacerScheduledMissedTicksTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Jobs.class);
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, RedisCommands.class));
 
     @Singleton
     static class Jobs {

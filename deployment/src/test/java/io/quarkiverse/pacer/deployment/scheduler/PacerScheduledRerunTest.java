@@ -33,7 +33,9 @@ class PacerScheduledRerunTest {
     private static final String RUNS = "pacer:s:{rerun}:runs";
 
     @RegisterExtension
-    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Job.class);
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .withApplicationRoot(jar -> jar.addClasses(Job.class, RedisCommands.class));
 
     @Singleton
     static class Job {

@@ -34,7 +34,9 @@ class PacerScheduledSkipTest {
     private static final String RUNS = "pacer:s:{skip}:runs";
 
     @RegisterExtension
-    static final QuarkusUnitTest config = PacerSchedulerApp.withJobs(Job.class);
+    static final QuarkusUnitTest config = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .withApplicationRoot(jar -> jar.addClasses(Job.class, RedisCommands.class));
 
     @Singleton
     static class Job {
