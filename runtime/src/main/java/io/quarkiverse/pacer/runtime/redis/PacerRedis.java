@@ -209,16 +209,8 @@ public class PacerRedis {
      * <p>
      * Both go over a connection of their own (on Redis Cluster: of the master of the first key's slot): {@code WAIT}
      * holds its connection until the replicas answer, which must never stall the decisions and queue operations
-     * pipelined on Pacer's other connections.
-     */
-    public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
-            Duration timeout) {
-        return evalAndWait(script, keys, args, replicas, timeout, null);
-    }
-
-    /**
-     * Runs a script and a {@code WAIT} like {@link #evalAndWait(LuaScript, List, List, int, Duration)}; the scripts of
-     * {@code batchable}'s group that share the {@code WAIT} go in one call.
+     * pipelined on Pacer's other connections. The scripts of {@code batchable}'s group ({@code null}: none) that share
+     * the {@code WAIT} go in one call.
      */
     public Uni<ReplicatedResponse> evalAndWait(LuaScript script, List<String> keys, List<String> args, int replicas,
             Duration timeout, Batchable batchable) {

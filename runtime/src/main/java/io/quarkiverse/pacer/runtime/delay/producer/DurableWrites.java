@@ -49,13 +49,8 @@ final class DurableWrites {
 
     /**
      * The script's answer, with the number of replicas that confirmed it ({@code -1} when durability is primary, as
-     * nothing waited).
+     * nothing waited); durable writes of {@code batchable}'s group share one call.
      */
-    Uni<PacerRedis.ReplicatedResponse> write(String queue, LuaScript script, List<String> keys, List<String> args) {
-        return write(queue, script, keys, args, null);
-    }
-
-    /** {@link #write(String, LuaScript, List, List)}; durable writes of {@code batchable}'s group share one call. */
     private Uni<PacerRedis.ReplicatedResponse> write(String queue, LuaScript script, List<String> keys,
             List<String> args, Batchable batchable) {
         if (!waitsForReplicas(queue)) {
