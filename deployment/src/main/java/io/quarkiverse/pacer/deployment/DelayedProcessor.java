@@ -26,6 +26,9 @@ import io.quarkiverse.pacer.runtime.delay.producer.BlockingDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.producer.TypedQueueProducer;
 import io.quarkiverse.pacer.runtime.delay.producer.UnconsumedQueues;
+import io.quarkiverse.pacer.runtime.delay.recurring.BlockingRecurringSchedules;
+import io.quarkiverse.pacer.runtime.delay.recurring.RecurringFirer;
+import io.quarkiverse.pacer.runtime.delay.recurring.RedisRecurringSchedules;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.BeanArchiveIndexBuildItem;
@@ -61,7 +64,8 @@ class DelayedProcessor {
     AdditionalBeanBuildItem registerDelayedBeans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RedisDelayedQueue.class, BlockingDelayedQueue.class, DelayedConsumers.class,
-                        UnconsumedQueues.class)
+                        UnconsumedQueues.class, RedisRecurringSchedules.class, BlockingRecurringSchedules.class,
+                        RecurringFirer.class)
                 .setUnremovable()
                 .build();
     }

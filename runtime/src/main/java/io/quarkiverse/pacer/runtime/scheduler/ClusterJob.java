@@ -180,23 +180,14 @@ final class ClusterJob {
             wakeIn(lease == null ? next - read.now() : Math.min(next, lease.deadline() + 1) - read.now());
             return;
         }
-        long earliest = read.now() - definition.graceMillis();
-        Long run;
-        if (next >= earliest) {
-            run = next;
-        } else {
-            long late = times.firstAtOrAfter(next, earliest);
-            run = late <= read.now() ? late : null;
-        }
-        long newNext = run != null ? times.after(run) : times.firstAtOrAfter(next, read.now() + 1);
-        long missed = 0;
-        if (run == null || run != next) {
-            missed = times.count(next, run == null ? newNext : run);
+        DueTick step = DueTick.of(times, next, read.now(), definition.graceMillis());
+        Long run = step.run();
+        if (step.skipped()) {
             LOG.warnf("PACER job %s: the ticks from %s to %s were missed by more than the overdue grace period "
                     + "(%d ms) and are skipped", definition.id(), Instant.ofEpochMilli(next),
-                    Instant.ofEpochMilli(run == null ? newNext : run), definition.graceMillis());
+                    Instant.ofEpochMilli(run == null ? step.newNext() : run), definition.graceMillis());
         }
-        claim(next, newNext, run, missed);
+        claim(next, step.newNext(), run, step.missed());
     }
 
     /** @param missed ticks before {@code run} (or {@code newNext}) skipped as overdue, counted if this claim wins */

@@ -9,9 +9,10 @@ import com.cronutils.model.time.ExecutionTime;
 
 /**
  * The ticks of one schedule, in epoch millis. Every instance computes the same ticks from the same stored fire time, so
- * the schedule's grid is fixed by the tick that started it, not by when an instance happens to look.
+ * the schedule's grid is fixed by the tick that started it, not by when an instance happens to look. Shared by the
+ * PACER scheduler's jobs and the recurring schedules of delay queues.
  */
-sealed interface FireTimes {
+public sealed interface FireTimes {
 
     /** The first tick of a schedule initialized at {@code now} (Redis time) with an initial delay. */
     long first(long now, long delayMillis);

@@ -104,6 +104,36 @@ public class RedisDelayedQueue implements ReactiveDelayedQueue {
         return payloads.codec();
     }
 
+    /** Makes a Redis call again while Redis is unavailable, for at most the producer timeout. */
+    public ProducerRetry retry() {
+        return retry;
+    }
+
+    /**
+     * The payload as a producer call stores it on {@code queue}, checked as a producer call checks it (the queue name,
+     * and the queue's consumer in this application): for the recurring schedules, which store it once and schedule
+     * it on every tick.
+     *
+     * @throws IllegalArgumentException for a bad queue name, or a payload that cannot be serialized or does not fit
+     *         the queue's consumer
+     */
+    public PayloadCodec.Encoded encode(String queue, Object payload) {
+        shards.of(queue);
+        payloads.check(queue, payload);
+        return payloads.codec().encode(payload);
+    }
+
+    /**
+     * Schedules an encoded payload (see {@link #encode}) under {@code id} for {@code dueAt}, as
+     * {@link #scheduleIfAbsent(String, String, Object, Instant)} does: a message with this id that is waiting, in
+     * flight or dead-lettered is kept as it is.
+     *
+     * @return whether the message was stored
+     */
+    public Uni<Boolean> scheduleEncodedIfAbsent(String queue, String id, PayloadCodec.Encoded encoded, Instant dueAt) {
+        return scheduler.store(queue, id, encoded, ABSENT, Objects.requireNonNull(dueAt, "dueAt"), null);
+    }
+
     /** Where unconsumed queues are tracked. */
     public UnconsumedQueues unconsumed() {
         return unconsumed;

@@ -1,0 +1,297 @@
+package io.quarkiverse.pacer.runtime.delay.recurring;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
+import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
+import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
+import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.redis.RedisSubscription;
+import io.quarkiverse.pacer.runtime.scheduler.DueTick;
+import io.quarkiverse.pacer.runtime.scheduler.FireTimes;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.runtime.SchedulerRuntimeConfig;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+/**
+ * Fires the ticks of the recurring schedules on an instance that consumes delay queues. Its loop reads what is due
+ * (recurring-read.lua, time from Redis), computes each due schedule's next fire time ({@link DueTick}, the PACER
+ * scheduler's rule for missed ticks) and moves the schedules on with one compare-and-set (recurring-fire.lua), which
+ * records each fired tick as pending; it then stores each tick's message in its delay queue under the id
+ * {@code <schedule id>@<tick>} and clears the pending entry. A pending tick whose lease expired (its instance stopped
+ * in between) is stored by whichever instance sees it first (recurring-redo.lua). The loop sleeps until the earliest
+ * fire time or lease deadline, at most the delay queues' poll interval, and wakes early when another instance
+ * announces an earlier schedule.
+ */
+@Singleton
+public class RecurringFirer implements RedisSubscription.Listener {
+
+    private static final Logger LOG = Logger.getLogger(RecurringFirer.class);
+
+    /** The most due schedules, and the most expired ticks, one pass handles. */
+    static final int BATCH = 100;
+    /** After a failed Redis call, the next attempt. */
+    static final long RETRY_MILLIS = 1_000;
+    /** A fired tick is started at most this many times (its instance stopped, or storing its message failed). */
+    static final int MAX_STARTS = 3;
+    /** Added to the longest a store of one message may take, for a fired tick's lease. */
+    static final long LEASE_MARGIN_MILLIS = 20_000;
+
+    private final RedisRecurringSchedules schedules;
+    private final RedisDelayedQueue queue;
+    private final PacerRedis redis;
+    private final HandlersByQueue handlers;
+    private final DelayedRuntimeConfig delayed;
+    private final long defaultGraceMillis;
+    private final long leaseMillis;
+    private final long maxWaitMillis;
+    private final Vertx vertx;
+    private RedisSubscription wakeUps;
+    private long timerId = -1;
+    private boolean polling;
+    private boolean again;
+    private volatile boolean stopped;
+
+    RecurringFirer(RedisRecurringSchedules schedules, RedisDelayedQueue queue, PacerRedis redis,
+            HandlersByQueue handlers, PacerConfig config, SchedulerRuntimeConfig scheduler, Vertx vertx) {
+        this.schedules = schedules;
+        this.queue = queue;
+        this.redis = redis;
+        this.handlers = handlers;
+        this.delayed = config.delayed();
+        this.defaultGraceMillis = scheduler.overdueGracePeriod().toMillis();
+        // A store is retried for up to the producer timeout, then may wait for a replica: the lease outlasts both.
+        this.leaseMillis = delayed.producerTimeout().toMillis() + delayed.durabilityTimeout().toMillis()
+                + LEASE_MARGIN_MILLIS;
+        this.maxWaitMillis = delayed.pollInterval().toMillis();
+        this.vertx = vertx;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (handlers.isEmpty() || !ConsumerSettings.consumes(delayed)) {
+            LOG.debugf("This instance consumes no delay queue: it fires no recurring schedule");
+            return;
+        }
+        wakeUps = new RedisSubscription(redis, List.of(schedules.store().keys().wakeChannel),
+                "recurring schedule wake-ups; relying on polling", this);
+        wakeUps.open();
+        poll();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
+        synchronized (this) {
+            if (timerId != -1) {
+                vertx.cancelTimer(timerId);
+                timerId = -1;
+            }
+        }
+        if (wakeUps != null) {
+            wakeUps.close();
+        }
+    }
+
+    @Override
+    public void onMessage(String channel, String message) {
+        poll();
+    }
+
+    /** Reads what is due now, unless a pass is running (it then reads again when it ends). */
+    void poll() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            if (polling) {
+                again = true;
+                return;
+            }
+            polling = true;
+            again = false;
+            if (timerId != -1) {
+                vertx.cancelTimer(timerId);
+                timerId = -1;
+            }
+        }
+        schedules.store().read(BATCH).flatMap(this::handle).subscribe().with(this::passEnded, failure -> {
+            LOG.debugf("Recurring schedules: Redis call failed, retrying in %d ms: %s", RETRY_MILLIS, failure);
+            passEnded(RETRY_MILLIS);
+        });
+    }
+
+    /** @return how long to sleep before the next pass */
+    private Uni<Long> handle(RecurringStore.Work work) {
+        List<RecurringStore.Move> moves = new ArrayList<>(work.due().size());
+        List<DueTick> steps = new ArrayList<>(work.due().size());
+        List<Uni<Void>> passes = new ArrayList<>(2);
+        for (RecurringStore.Due due : work.due()) {
+            if (due.definition() == null) {
+                // An index entry without its definition: recurring-fire.lua removes it.
+                moves.add(new RecurringStore.Move(due.id(), due.next(), "", due.next(), null));
+                steps.add(new DueTick(null, due.next(), 0));
+                continue;
+            }
+            DueTick step = step(due, work.now());
+            if (step != null) {
+                moves.add(new RecurringStore.Move(due.id(), due.next(), StoredDelivery.parse(due.definition()).spec(),
+                        step.newNext(), step.run()));
+                steps.add(step);
+            } else {
+                passes.add(pauseUnreadable(due.id()));
+            }
+        }
+        if (!moves.isEmpty()) {
+            passes.add(schedules.store().fire(moves, leaseMillis).flatMap(definitions -> {
+                List<Uni<Void>> stores = new ArrayList<>();
+                for (int i = 0; i < definitions.size(); i++) {
+                    String definition = definitions.get(i);
+                    RecurringStore.Move move = moves.get(i);
+                    if (definition == null) {
+                        continue; // another instance moved it first
+                    }
+                    warnSkipped(move, steps.get(i));
+                    if (move.tick() != null) {
+                        stores.add(store(move.id(), move.tick(), definition,
+                                RecurringStore.member(move.tick(), 1, move.id())));
+                    }
+                }
+                return join(stores);
+            }));
+        }
+        if (!work.expired().isEmpty()) {
+            passes.add(redo(work.expired()));
+        }
+        if (passes.isEmpty()) {
+            long wake = Long.MAX_VALUE;
+            if (work.earliestNext() >= 0) {
+                wake = work.earliestNext();
+            }
+            if (work.earliestLease() >= 0) {
+                wake = Math.min(wake, work.earliestLease() + 1);
+            }
+            return Uni.createFrom().item(wake == Long.MAX_VALUE ? maxWaitMillis : wake - work.now());
+        }
+        // Read again at once: the moved schedules' next fire times decide the sleep, and a full batch has more.
+        return join(passes).replaceWith(0L);
+    }
+
+    /** The due schedule's step, {@code null} when its definition cannot be read or has no next fire time. */
+    private DueTick step(RecurringStore.Due due, long now) {
+        try {
+            StoredDelivery stored = StoredDelivery.parse(due.definition());
+            FireTimes times = schedules.times().of(due.id(), stored);
+            return DueTick.of(times, due.next(), now, stored.graceMillis() == null ? defaultGraceMillis
+                    : stored.graceMillis());
+        } catch (RuntimeException e) {
+            LOG.errorf("Recurring schedule %s cannot be fired (%s); it is paused: upsert it again to fix it", due.id(),
+                    e.toString());
+            return null;
+        }
+    }
+
+    /** A schedule this instance cannot compute would be due forever: paused, so that no instance loops on it. */
+    private Uni<Void> pauseUnreadable(String id) {
+        return schedules.store().pause(id, true).replaceWithVoid();
+    }
+
+    private void warnSkipped(RecurringStore.Move move, DueTick step) {
+        if (step.skipped()) {
+            LOG.warnf("Recurring schedule %s: %d tick(s) from %s on were missed by more than the overdue grace period "
+                    + "and are skipped", move.id(), step.missed(), Instant.ofEpochMilli(move.next()));
+        }
+    }
+
+    /** Takes over the expired ticks another instance could not store, and stores them. */
+    private Uni<Void> redo(List<RecurringStore.Expired> expired) {
+        List<String> members = new ArrayList<>(expired.size());
+        expired.forEach(e -> members.add(e.member()));
+        return schedules.store().redo(members, leaseMillis, MAX_STARTS).flatMap(redone -> {
+            List<Uni<Void>> stores = new ArrayList<>();
+            for (int i = 0; i < redone.size(); i++) {
+                RecurringStore.Redone r = redone.get(i);
+                String member = members.get(i);
+                switch (r.outcome()) {
+                    case TAKEN -> {
+                        LOG.warnf("Recurring schedule %s: the tick of %s was fired by an instance that stopped before "
+                                + "storing it; this instance stores it", RecurringStore.id(member),
+                                Instant.ofEpochMilli(RecurringStore.tick(member)));
+                        stores.add(store(RecurringStore.id(member), RecurringStore.tick(member), r.definition(),
+                                r.member()));
+                    }
+                    case DROPPED -> LOG.errorf("Recurring schedule %s: the tick of %s could not be stored in its delay "
+                            + "queue in %d starts; it is dropped", RecurringStore.id(member),
+                            Instant.ofEpochMilli(RecurringStore.tick(member)), MAX_STARTS);
+                    default -> {
+                        // taken by another instance, or its schedule was deleted
+                    }
+                }
+            }
+            return join(stores);
+        });
+    }
+
+    /**
+     * Stores a fired tick's message, then clears its pending entry; a failure leaves the entry to expire and be
+     * stored again.
+     */
+    private Uni<Void> store(String id, long tick, String definition, String member) {
+        StoredDelivery stored;
+        try {
+            stored = StoredDelivery.parse(definition);
+        } catch (RuntimeException e) {
+            LOG.errorf("Recurring schedule %s cannot be read (%s); its tick of %s is not delivered", id, e.toString(),
+                    Instant.ofEpochMilli(tick));
+            return schedules.store().done(member);
+        }
+        Instant at = Instant.ofEpochMilli(tick);
+        return Uni.createFrom().deferred(() -> queue.scheduleEncodedIfAbsent(stored.queue(), id + "@" + at,
+                stored.payload(), at))
+                .flatMap(ignored -> schedules.store().done(member))
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.warnf("Recurring schedule %s: the tick of %s could not be stored in delay queue %s (%s); it is "
+                            + "tried again in %d ms", id, at, stored.queue(), failure.toString(), leaseMillis);
+                    return Uni.createFrom().voidItem();
+                });
+    }
+
+    private static Uni<Void> join(List<Uni<Void>> unis) {
+        if (unis.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.join().all(unis).andCollectFailures().replaceWithVoid();
+    }
+
+    private void passEnded(long sleepMillis) {
+        synchronized (this) {
+            polling = false;
+            if (stopped) {
+                return;
+            }
+            if (!again) {
+                long delay = Math.max(1, Math.min(sleepMillis, maxWaitMillis));
+                timerId = vertx.setTimer(delay, id -> {
+                    synchronized (this) {
+                        if (timerId != id) {
+                            return;
+                        }
+                        timerId = -1;
+                    }
+                    poll();
+                });
+                return;
+            }
+        }
+        poll();
+    }
+}
