@@ -34,14 +34,17 @@ import io.quarkiverse.pacer.delay.ReactiveRecurringSchedules;
 import io.quarkiverse.pacer.delay.RecurringDelivery;
 import io.quarkiverse.pacer.delay.RecurringDeliveryState;
 import io.quarkiverse.pacer.delay.RecurringSchedules;
+import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Recurring schedules deliver to {@code @Delayed} consumers: one message per tick, on the grid, with the id
  * {@code <schedule>@<tick>}, however many threads upsert the same schedule; pause, resume, trigger now, list, get and
- * delete act on the data in Redis; a tick whose instance died before storing it is stored by another; ticks missed
+ * delete act on the data in Redis; of many instances moving a schedule on, one succeeds; a tick whose instance died
+ * before storing it is stored by another; ticks missed
  * beyond the grace period are skipped; bad input is refused naming the problem.
  */
 class RecurringSchedulesTest {
@@ -245,6 +248,27 @@ class RecurringSchedulesTest {
             assertThat(RedisCommands.send(redis, "HEXISTS", DEFINITIONS + ":paused", id).toInteger()).isZero();
         }
         assertThat(RedisCommands.send(redis, "PTTL", DEFINITIONS).toLong()).as("no TTL, or no key").isLessThan(0);
+    }
+
+    @Test
+    void ofManyInstancesMovingTheSameScheduleOnExactlyOneSucceeds() {
+        Instant next = schedules.upsert(RecurringDelivery.every("raced", Duration.ofHours(1)).deliver("ticks",
+                "raced"));
+        // 50 firing instances that all read the schedule at `next` race to move it on (recurring-fire.lua).
+        List<String> keys = List.of(DEFINITIONS, DEFINITIONS + ":due", DEFINITIONS + ":paused",
+                DEFINITIONS + ":pending");
+        long moved = next.toEpochMilli() + Duration.ofHours(1).toMillis();
+        List<String> args = List.of("30000", "raced", Long.toString(next.toEpochMilli()), "every:3600000",
+                Long.toString(moved), "");
+        LuaScript fire = LuaScript.load("recurring-fire");
+        List<Uni<Integer>> racers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            racers.add(redis.eval(fire, keys, args).map(reply -> reply.get(1).get(0).toInteger()));
+        }
+        List<Integer> outcomes = Uni.join().all(racers).andFailFast().await().atMost(Duration.ofSeconds(10));
+        assertThat(outcomes).filteredOn(outcome -> outcome == 1).hasSize(1);
+        assertThat(schedules.get("raced").orElseThrow().nextFireTime()).isEqualTo(Instant.ofEpochMilli(moved));
+        assertThat(schedules.delete("raced")).isTrue();
     }
 
     @Test

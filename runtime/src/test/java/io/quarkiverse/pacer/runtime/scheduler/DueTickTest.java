@@ -72,7 +72,8 @@ class DueTickTest {
         // In the hour that repeats on 25 October 2026 (UTC+2, then UTC+1 again), 02:30 fires once.
         long autumn = ZonedDateTime.of(2026, 10, 25, 0, 0, 0, 0, paris).toInstant().toEpochMilli();
         long first = daily.after(autumn);
-        assertThat(Instant.ofEpochMilli(daily.after(first)).atZone(paris).toLocalDate().getDayOfMonth())
-                .isEqualTo(26);
+        assertThat(Instant.ofEpochMilli(first).atZone(paris).toLocalDateTime().toString()).isEqualTo("2026-10-25T02:30");
+        assertThat(Instant.ofEpochMilli(daily.after(first)).atZone(paris).toLocalDateTime().toString())
+                .isEqualTo("2026-10-26T02:30");
     }
 }
