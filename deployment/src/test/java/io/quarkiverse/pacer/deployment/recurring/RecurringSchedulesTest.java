@@ -44,8 +44,8 @@ import io.smallrye.mutiny.Uni;
  * Recurring schedules deliver to {@code @Delayed} consumers: one message per tick, on the grid, with the id
  * {@code <schedule>@<tick>}, however many threads upsert the same schedule; pause, resume, trigger now, list, get and
  * delete act on the data in Redis; of many instances moving a schedule on, one succeeds; a tick whose instance died
- * before storing it is stored by another; ticks missed
- * beyond the grace period are skipped; bad input is refused naming the problem.
+ * before storing it is stored by another; ticks missed beyond the grace period are skipped; bad input is refused
+ * naming the problem.
  */
 class RecurringSchedulesTest {
 

@@ -28,11 +28,9 @@ import io.vertx.core.Vertx;
  * Fires the ticks of the recurring schedules on an instance that consumes delay queues. Its loop reads what is due
  * (recurring-read.lua, time from Redis), computes each due schedule's next fire time ({@link DueTick}, the PACER
  * scheduler's rule for missed ticks) and moves the schedules on with one compare-and-set (recurring-fire.lua), which
- * records each fired tick as pending; it then stores each tick's message in its delay queue under the id
- * {@code <schedule id>@<tick>} and clears the pending entry. A pending tick whose lease expired (its instance stopped
- * in between) is stored by whichever instance sees it first (recurring-redo.lua). The loop sleeps until the earliest
- * fire time or lease deadline, at most the delay queues' poll interval, and wakes early when another instance
- * announces an earlier schedule.
+ * records each fired tick as pending; {@link TickDelivery} then stores each tick's message in its delay queue and
+ * takes over the pending ticks whose lease expired. The loop sleeps until the earliest fire time or lease deadline, at
+ * most the delay queues' poll interval, and wakes early when another instance announces an earlier schedule.
  */
 @Singleton
 public class RecurringFirer implements RedisSubscription.Listener {
@@ -43,13 +41,10 @@ public class RecurringFirer implements RedisSubscription.Listener {
     static final int BATCH = 100;
     /** After a failed Redis call, the next attempt. */
     static final long RETRY_MILLIS = 1_000;
-    /** A fired tick is started at most this many times (its instance stopped, or storing its message failed). */
-    static final int MAX_STARTS = 3;
     /** Added to the longest a store of one message may take, for a fired tick's lease. */
     static final long LEASE_MARGIN_MILLIS = 20_000;
 
     private final RedisRecurringSchedules schedules;
-    private final RedisDelayedQueue queue;
     private final PacerRedis redis;
     private final HandlersByQueue handlers;
     private final DelayedRuntimeConfig delayed;
@@ -57,6 +52,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
     private final long leaseMillis;
     private final long maxWaitMillis;
     private final Vertx vertx;
+    private final TickDelivery delivery;
     private RedisSubscription wakeUps;
     private long timerId = -1;
     private boolean polling;
@@ -66,7 +62,6 @@ public class RecurringFirer implements RedisSubscription.Listener {
     RecurringFirer(RedisRecurringSchedules schedules, RedisDelayedQueue queue, PacerRedis redis,
             HandlersByQueue handlers, PacerConfig config, SchedulerRuntimeConfig scheduler, Vertx vertx) {
         this.schedules = schedules;
-        this.queue = queue;
         this.redis = redis;
         this.handlers = handlers;
         this.delayed = config.delayed();
@@ -76,6 +71,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
                 + LEASE_MARGIN_MILLIS;
         this.maxWaitMillis = delayed.pollInterval().toMillis();
         this.vertx = vertx;
+        this.delivery = new TickDelivery(schedules.store(), queue, leaseMillis);
     }
 
     void start(@Observes StartupEvent event) {
@@ -119,6 +115,9 @@ public class RecurringFirer implements RedisSubscription.Listener {
             }
             polling = true;
             again = false;
+            if (wakeUps != null) {
+                wakeUps.open(); // reopened here once dropped
+            }
             if (timerId != -1) {
                 vertx.cancelTimer(timerId);
                 timerId = -1;
@@ -162,7 +161,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
                     }
                     warnSkipped(move, steps.get(i));
                     if (move.tick() != null) {
-                        stores.add(store(move.id(), move.tick(), definition,
+                        stores.add(delivery.store(move.id(), move.tick(), definition,
                                 RecurringStore.member(move.tick(), 1, move.id())));
                     }
                 }
@@ -170,7 +169,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
             }));
         }
         if (!work.expired().isEmpty()) {
-            passes.add(redo(work.expired()));
+            passes.add(delivery.redo(work.expired()));
         }
         if (passes.isEmpty()) {
             long wake = Long.MAX_VALUE;
@@ -212,60 +211,8 @@ public class RecurringFirer implements RedisSubscription.Listener {
         }
     }
 
-    /** Takes over the expired ticks another instance could not store, and stores them. */
-    private Uni<Void> redo(List<RecurringStore.Expired> expired) {
-        List<String> members = new ArrayList<>(expired.size());
-        expired.forEach(e -> members.add(e.member()));
-        return schedules.store().redo(members, leaseMillis, MAX_STARTS).flatMap(redone -> {
-            List<Uni<Void>> stores = new ArrayList<>();
-            for (int i = 0; i < redone.size(); i++) {
-                RecurringStore.Redone r = redone.get(i);
-                String member = members.get(i);
-                switch (r.outcome()) {
-                    case TAKEN -> {
-                        LOG.warnf("Recurring schedule %s: the tick of %s was fired by an instance that stopped before "
-                                + "storing it; this instance stores it", RecurringStore.id(member),
-                                Instant.ofEpochMilli(RecurringStore.tick(member)));
-                        stores.add(store(RecurringStore.id(member), RecurringStore.tick(member), r.definition(),
-                                r.member()));
-                    }
-                    case DROPPED -> LOG.errorf("Recurring schedule %s: the tick of %s could not be stored in its delay "
-                            + "queue in %d starts; it is dropped", RecurringStore.id(member),
-                            Instant.ofEpochMilli(RecurringStore.tick(member)), MAX_STARTS);
-                    default -> {
-                        // taken by another instance, or its schedule was deleted
-                    }
-                }
-            }
-            return join(stores);
-        });
-    }
-
-    /**
-     * Stores a fired tick's message, then clears its pending entry; a failure leaves the entry to expire and be
-     * stored again.
-     */
-    private Uni<Void> store(String id, long tick, String definition, String member) {
-        StoredDelivery stored;
-        try {
-            stored = StoredDelivery.parse(definition);
-        } catch (RuntimeException e) {
-            LOG.errorf("Recurring schedule %s cannot be read (%s); its tick of %s is not delivered", id, e.toString(),
-                    Instant.ofEpochMilli(tick));
-            return schedules.store().done(member);
-        }
-        Instant at = Instant.ofEpochMilli(tick);
-        return Uni.createFrom().deferred(() -> queue.scheduleEncodedIfAbsent(stored.queue(), id + "@" + at,
-                stored.payload(), at))
-                .flatMap(ignored -> schedules.store().done(member))
-                .onFailure().recoverWithUni(failure -> {
-                    LOG.warnf("Recurring schedule %s: the tick of %s could not be stored in delay queue %s (%s); it is "
-                            + "tried again in %d ms", id, at, stored.queue(), failure.toString(), leaseMillis);
-                    return Uni.createFrom().voidItem();
-                });
-    }
-
-    private static Uni<Void> join(List<Uni<Void>> unis) {
+    /** All of {@code unis}, each run at once. */
+    static Uni<Void> join(List<Uni<Void>> unis) {
         if (unis.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
