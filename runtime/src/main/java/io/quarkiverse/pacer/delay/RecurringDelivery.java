@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.delay;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -153,6 +154,23 @@ public final class RecurringDelivery {
     /** @return the overdue grace period, empty for the default ({@code quarkus.scheduler.overdue-grace-period}) */
     public Optional<Duration> overdueGracePeriod() {
         return Optional.ofNullable(overdueGracePeriod);
+    }
+
+    /**
+     * Equal definitions: same id, timing, queue, grace period and payload ({@code byte[]} payloads compared by content).
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RecurringDelivery that && id.equals(that.id) && Objects.equals(cron, that.cron)
+                && Objects.equals(zone, that.zone) && Objects.equals(every, that.every) && queue.equals(that.queue)
+                && Objects.deepEquals(payload, that.payload)
+                && Objects.equals(overdueGracePeriod, that.overdueGracePeriod);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, cron, zone, every, queue,
+                payload instanceof byte[] bytes ? Arrays.hashCode(bytes) : payload, overdueGracePeriod);
     }
 
     @Override

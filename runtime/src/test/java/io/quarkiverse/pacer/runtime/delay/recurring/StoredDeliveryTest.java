@@ -36,6 +36,7 @@ class StoredDeliveryTest {
         assertThat(read.queue()).isEqualTo("weekly-report");
         assertThat(read.payload()).isEqualTo("{\"customer\":42}");
         assertThat(read.overdueGracePeriod()).contains(Duration.ofHours(6));
+        assertThat(read).isEqualTo(weekly).hasSameHashCodeAs(weekly);
     }
 
     @Test
@@ -47,6 +48,7 @@ class StoredDeliveryTest {
         assertThat(read.cron()).isNull();
         assertThat((byte[]) read.payload()).containsExactly(1, 2);
         assertThat(read.overdueGracePeriod()).isEmpty();
+        assertThat(read).isEqualTo(ping).hasSameHashCodeAs(ping);
     }
 
     @Test
