@@ -3,7 +3,9 @@
  * each tick once across all instances. {@link io.quarkiverse.pacer.runtime.scheduler.PacerScheduler} is the
  * {@code Scheduler} bean, one {@link io.quarkiverse.pacer.runtime.scheduler.ClusterJob} per schedule reads and claims
  * its ticks through {@link io.quarkiverse.pacer.runtime.scheduler.JobStateStore} (the job's state in Redis, time from
- * Redis), {@link io.quarkiverse.pacer.runtime.scheduler.FireTimes} computes the ticks, and
+ * Redis), {@link io.quarkiverse.pacer.runtime.scheduler.FireTimes} computes the ticks and
+ * {@link io.quarkiverse.pacer.runtime.scheduler.DueTick} what a due tick comes to (both shared with the recurring
+ * schedules of delay queues), and
  * {@link io.quarkiverse.pacer.runtime.scheduler.JobRun} runs a claimed tick; each job reports to its
  * {@link io.quarkiverse.pacer.runtime.scheduler.JobMetrics} (Micrometer meters when present, else nothing).
  */
