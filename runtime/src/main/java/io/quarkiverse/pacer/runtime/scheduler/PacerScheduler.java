@@ -64,7 +64,8 @@ import io.vertx.core.Vertx;
  * <p>
  * Pausing and resuming a job is stored in Redis, so it holds on every instance; {@link #pause()} and {@link #resume()}
  * pause and resume every {@code PACER} job. A programmatic job ({@link #newJob(String)}) whose task is a class is stored
- * in Redis ({@link StoredJobs}) and run by every instance that shares the Redis, which recreate it at startup and follow
+ * in Redis ({@link JobDefinitionStore}) and run by every instance that shares the Redis, which recreate it at startup and
+ * follow
  * its scheduling and unscheduling by polling; one whose task is an instance runs on the instances that scheduled it.
  */
 @Typed(Scheduler.class)
@@ -86,7 +87,7 @@ public class PacerScheduler implements Scheduler {
     private final SchedulerMetrics metrics;
     private final Events events;
     private final JobStateStore store;
-    private final StoredJobs storedJobs;
+    private final JobDefinitionStore storedJobs;
     private final JobTaskClasses taskClasses;
     private final PacerRedis redis;
     private final Vertx vertx;
@@ -117,7 +118,7 @@ public class PacerScheduler implements Scheduler {
         this.events = new Events(skipped, successful, failed, null, null, null, jobPaused, jobResumed);
         this.redis = redis;
         this.store = new JobStateStore(redis, config.keyPrefix());
-        this.storedJobs = new StoredJobs(redis, config.keyPrefix());
+        this.storedJobs = new JobDefinitionStore(redis, config.keyPrefix());
         this.taskClasses = taskClasses;
         this.vertx = vertx;
     }
@@ -351,7 +352,7 @@ public class PacerScheduler implements Scheduler {
         if (scheduled.cron().isEmpty() && scheduled.every().isEmpty()) {
             throw new IllegalArgumentException(where + "either the 'cron' expression or the 'every' period must be set");
         }
-        StoredJob stored = null;
+        StoredJobDefinition stored = null;
         if (job.storable()) {
             Class<?> taskClass = job.taskClass() != null ? job.taskClass() : job.asyncTaskClass();
             requireKnown(where, "task", taskClass);
@@ -363,7 +364,7 @@ public class PacerScheduler implements Scheduler {
             if (job.skipPredicateClass() != null) {
                 requireKnown(where, "skip predicate", job.skipPredicateClass());
             }
-            stored = new StoredJob(scheduled, job.taskClass() == null ? null : job.taskClass().getName(),
+            stored = new StoredJobDefinition(scheduled, job.taskClass() == null ? null : job.taskClass().getName(),
                     job.asyncTaskClass() == null ? null : job.asyncTaskClass().getName(),
                     job.skipPredicateClass() == null ? null : job.skipPredicateClass().getName());
         }
@@ -438,7 +439,7 @@ public class PacerScheduler implements Scheduler {
                 continue;
             }
             try {
-                ClusterJob job = recreate(StoredJob.fromJson(json));
+                ClusterJob job = recreate(StoredJobDefinition.fromJson(json));
                 if (job == null) {
                     continue;
                 }
@@ -457,7 +458,7 @@ public class PacerScheduler implements Scheduler {
     }
 
     @SuppressWarnings("unchecked")
-    private ClusterJob recreate(StoredJob stored) {
+    private ClusterJob recreate(StoredJobDefinition stored) {
         SyntheticScheduled scheduled = stored.scheduled();
         FireTimes times = fireTimes(new CronParser(context.getCronType()), scheduled);
         if (times == null) {

@@ -11,15 +11,15 @@ import io.vertx.redis.client.Response;
 
 /**
  * The definitions of the programmatic {@code PACER} jobs whose task is a class: one HASH,
- * {@code <key-prefix>:s:jobs}, identity to {@link StoredJob} JSON. It has no time to live: a definition stays until
+ * {@code <key-prefix>:s:jobs}, identity to {@link StoredJobDefinition} JSON. It has no time to live: a definition stays until
  * {@code Scheduler.unscheduleJob(identity)} deletes it, and the hash goes with its last field.
  */
-final class StoredJobs {
+final class JobDefinitionStore {
 
     private final PacerRedis redis;
     private final String key;
 
-    StoredJobs(PacerRedis redis, String keyPrefix) {
+    JobDefinitionStore(PacerRedis redis, String keyPrefix) {
         this.redis = redis;
         this.key = keyPrefix + ":s:jobs";
     }
@@ -39,7 +39,7 @@ final class StoredJobs {
 
     /** Every stored definition, identity to JSON. */
     Uni<Map<String, String>> readAll() {
-        return redis.send(Request.cmd(Command.HGETALL).arg(key)).map(StoredJobs::toMap);
+        return redis.send(Request.cmd(Command.HGETALL).arg(key)).map(JobDefinitionStore::toMap);
     }
 
     private static Map<String, String> toMap(Response hash) {

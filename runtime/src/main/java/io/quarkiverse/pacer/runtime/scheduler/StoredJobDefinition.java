@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
  * classes. Exactly one of {@code taskClass} and {@code asyncTaskClass} is set; {@code skipPredicateClass} may be
  * {@code null}.
  */
-record StoredJob(SyntheticScheduled scheduled, String taskClass, String asyncTaskClass, String skipPredicateClass) {
+record StoredJobDefinition(SyntheticScheduled scheduled, String taskClass, String asyncTaskClass, String skipPredicateClass) {
 
     String identity() {
         return scheduled.identity();
@@ -29,9 +29,9 @@ record StoredJob(SyntheticScheduled scheduled, String taskClass, String asyncTas
     }
 
     /** @throws RuntimeException if {@code text} is not a stored job */
-    static StoredJob fromJson(String text) {
+    static StoredJobDefinition fromJson(String text) {
         JsonObject json = new JsonObject(text);
-        StoredJob job = new StoredJob(SyntheticScheduled.fromJson(json.getJsonObject("scheduled").encode()),
+        StoredJobDefinition job = new StoredJobDefinition(SyntheticScheduled.fromJson(json.getJsonObject("scheduled").encode()),
                 json.getString("task"), json.getString("asyncTask"), json.getString("skipPredicate"));
         if ((job.taskClass == null) == (job.asyncTaskClass == null)) {
             throw new IllegalArgumentException("exactly one of task and asyncTask must be set");
