@@ -440,10 +440,10 @@ public class PacerScheduler implements Scheduler {
             }
             try {
                 ClusterJob job = recreate(StoredJobDefinition.fromJson(json));
-                if (job == null) {
+                // schedule() may have taken the identity meanwhile: its own job stays.
+                if (job == null || jobs.putIfAbsent(id, job) != null) {
                     continue;
                 }
-                jobs.put(id, job);
                 programmatic.put(id, job);
                 storedHere.put(id, json);
                 unusable.remove(id);
