@@ -30,6 +30,10 @@ final class PacerDotNames {
     static final DotName THROTTLED = DotName.createSimple(Throttled.class);
     static final DotName SCHEDULED = DotName.createSimple(io.quarkus.scheduler.Scheduled.class);
     static final DotName SCHEDULES = DotName.createSimple(io.quarkus.scheduler.Scheduled.Schedules.class);
+    static final DotName SCHEDULED_EXECUTION = DotName.createSimple(io.quarkus.scheduler.ScheduledExecution.class);
+    static final DotName SKIP_PREDICATE = DotName.createSimple(io.quarkus.scheduler.Scheduled.SkipPredicate.class);
+    static final DotName CONSUMER = DotName.createSimple(java.util.function.Consumer.class);
+    static final DotName FUNCTION = DotName.createSimple(java.util.function.Function.class);
     static final DotName THROTTLED_LIST = DotName.createSimple(Throttled.List.class);
     static final DotName THROTTLE_KEY = DotName.createSimple(ThrottleKey.class);
     static final DotName THROTTLE_KEY_RESOLVER = DotName.createSimple(ThrottleKeyResolver.class);

@@ -1,22 +1,38 @@
 package io.quarkiverse.pacer.deployment;
 
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import jakarta.inject.Singleton;
 
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
+import org.jboss.jandex.Type;
 
+import io.quarkiverse.pacer.runtime.scheduler.JobTaskClasses;
 import io.quarkiverse.pacer.runtime.scheduler.MicrometerSchedulerMetrics;
 import io.quarkiverse.pacer.runtime.scheduler.PacerScheduler;
+import io.quarkiverse.pacer.runtime.scheduler.PacerSchedulerRecorder;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 import io.quarkus.scheduler.deployment.ScheduledBusinessMethodItem;
@@ -24,9 +40,10 @@ import io.quarkus.scheduler.deployment.SchedulerImplementationBuildItem;
 import io.quarkus.scheduler.runtime.SchedulerConfig;
 
 /**
- * The {@code PACER} implementation of Quarkus's scheduler: registered when the application has a
- * {@code @Scheduled(executeWith = "PACER")} method, so an application without one keeps Quarkus's scheduler as it was;
- * what this implementation does not support yet fails the build, naming the method.
+ * The {@code PACER} implementation of Quarkus's scheduler: registered when Quarkus's composite scheduler is on (the
+ * application chooses a scheduler per method or programmatic job), so an application without it keeps Quarkus's
+ * scheduler as it was; what this implementation does not support yet fails the build, naming the method. The classes
+ * that can be the task of a programmatic job are handed to the runtime, which recreates stored jobs from them.
  */
 public class PacerSchedulerProcessor {
 
@@ -40,7 +57,7 @@ public class PacerSchedulerProcessor {
     void registerImplementation(CombinedIndexBuildItem index, SchedulerConfig schedulerConfig,
             BuildProducer<SchedulerImplementationBuildItem> implementations,
             BuildProducer<AdditionalBeanBuildItem> beans, BuildProducer<ForceStartSchedulerBuildItem> forceStart) {
-        if (!usesPacer(index.getIndex()) || !schedulerConfig.useCompositeScheduler()) {
+        if (!schedulerConfig.useCompositeScheduler()) {
             // Without the composite scheduler a second implementation cannot be chosen per method:
             // validatePacerScheduledMethods() names the methods that ask for it.
             return;
@@ -54,12 +71,84 @@ public class PacerSchedulerProcessor {
     }
 
     @BuildStep
-    void registerMetrics(CombinedIndexBuildItem index, Optional<MetricsCapabilityBuildItem> metrics,
+    void registerMetrics(SchedulerConfig schedulerConfig, Optional<MetricsCapabilityBuildItem> metrics,
             BuildProducer<AdditionalBeanBuildItem> beans) {
         if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)
-                && usesPacer(index.getIndex())) {
+                && schedulerConfig.useCompositeScheduler()) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerSchedulerMetrics.class));
         }
+    }
+
+    /**
+     * The classes a programmatic job can name as its task or skip predicate: a stored job is recreated from them (class
+     * proxies, never a class loaded by name), the ones that are not beans are instantiated with their no-arg
+     * constructor (registered for reflection, for native executables), and the beans among them stay.
+     */
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    void recordTaskClasses(CombinedIndexBuildItem index, SchedulerConfig schedulerConfig, PacerSchedulerRecorder recorder,
+            RecorderContext recorderContext, BuildProducer<SyntheticBeanBuildItem> beans,
+            BuildProducer<ReflectiveClassBuildItem> reflection, BuildProducer<UnremovableBeanBuildItem> unremovable) {
+        if (!schedulerConfig.useCompositeScheduler()) {
+            return;
+        }
+        TreeSet<String> names = taskClasses(index.getIndex());
+        Map<String, Class<?>> classes = new TreeMap<>();
+        for (String name : names) {
+            classes.put(name, recorderContext.classProxy(name));
+        }
+        if (!names.isEmpty()) {
+            reflection.produce(ReflectiveClassBuildItem.builder(names.toArray(String[]::new)).constructors().build());
+            unremovable.produce(UnremovableBeanBuildItem.beanClassNames(names));
+        }
+        beans.produce(SyntheticBeanBuildItem.configure(JobTaskClasses.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .supplier(recorder.taskClasses(classes))
+                .done());
+    }
+
+    static TreeSet<String> taskClasses(IndexView index) {
+        TreeSet<String> names = new TreeSet<>();
+        for (ClassInfo type : index.getAllKnownImplementors(PacerDotNames.CONSUMER)) {
+            if (instantiable(type) && implementsWithExecution(index, type, PacerDotNames.CONSUMER)) {
+                names.add(type.name().toString());
+            }
+        }
+        for (ClassInfo type : index.getAllKnownImplementors(PacerDotNames.FUNCTION)) {
+            if (instantiable(type) && implementsWithExecution(index, type, PacerDotNames.FUNCTION)) {
+                names.add(type.name().toString());
+            }
+        }
+        for (ClassInfo type : index.getAllKnownImplementors(PacerDotNames.SKIP_PREDICATE)) {
+            if (instantiable(type)) {
+                names.add(type.name().toString());
+            }
+        }
+        return names;
+    }
+
+    private static boolean instantiable(ClassInfo type) {
+        // Anonymous and local classes have no usable no-arg constructor: they cannot be a stored job's task.
+        return !type.isInterface() && !Modifier.isAbstract(type.flags())
+                && (type.nestingType() == ClassInfo.NestingType.TOP_LEVEL
+                        || type.nestingType() == ClassInfo.NestingType.INNER);
+    }
+
+    /** {@code type} or one of its indexed superclasses implements {@code Consumer<ScheduledExecution>} (or Function). */
+    private static boolean implementsWithExecution(IndexView index, ClassInfo type, DotName functional) {
+        ClassInfo current = type;
+        while (current != null) {
+            for (Type implemented : current.interfaceTypes()) {
+                if (implemented.name().equals(functional) && implemented.kind() == Type.Kind.PARAMETERIZED_TYPE
+                        && implemented.asParameterizedType().arguments().get(0).name()
+                                .equals(PacerDotNames.SCHEDULED_EXECUTION)) {
+                    return true;
+                }
+            }
+            current = current.superName() == null ? null : index.getClassByName(current.superName());
+        }
+        return false;
     }
 
     @BuildStep
@@ -89,22 +178,6 @@ public class PacerSchedulerProcessor {
             }
         }
         BuildProblems.report("Invalid @Scheduled usage", problems, errors);
-    }
-
-    private static boolean usesPacer(IndexView index) {
-        for (AnnotationInstance scheduled : index.getAnnotations(PacerDotNames.SCHEDULED)) {
-            if (isPacer(scheduled)) {
-                return true;
-            }
-        }
-        for (AnnotationInstance schedules : index.getAnnotations(PacerDotNames.SCHEDULES)) {
-            for (AnnotationInstance scheduled : schedules.value().asNestedArray()) {
-                if (isPacer(scheduled)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static boolean isPacer(AnnotationInstance scheduled) {

@@ -1,7 +1,6 @@
 package io.quarkiverse.pacer.deployment.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -33,7 +32,7 @@ import io.vertx.core.Context;
  * {@code @Scheduled(every = "1s", executeWith = "PACER")}: the ticks sit on a one-second grid stored in Redis, each run
  * gets its tick's scheduled fire time, blocking methods run on a worker thread and {@code Uni} and
  * {@code CompletionStage} ones on the event loop, a {@code skipExecutionIf} predicate skips its ticks; pause
- * and resume are stored in Redis; the Scheduler API lists the jobs and refuses programmatic ones.
+ * and resume are stored in Redis; the Scheduler API lists the jobs.
  */
 class PacerScheduledEveryTest {
 
@@ -148,10 +147,5 @@ class PacerScheduledEveryTest {
         assertThat(scheduler.getScheduledJobs()).extracting(Trigger::getId)
                 .contains("every-second", "uni-every-second", "local-every-second");
         assertThat(scheduler.isRunning()).isTrue();
-        assertThatThrownBy(() -> scheduler.newJob("programmatic").setInterval("1s").setExecuteWith("PACER")
-                .setTask(execution -> {
-                }).schedule())
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("PACER scheduler does not support programmatic jobs yet");
     }
 }

@@ -4,17 +4,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.scheduler.Scheduler;
 
-/** What the two-instance scheduling test drives over HTTP: the counts per tick, and pause and resume of a job. */
+/**
+ * What the two-instance scheduling tests drive over HTTP: the counts per tick, pause and resume of a job, and
+ * programmatic jobs.
+ */
 @Path("/scheduling")
 public class SchedulingResource {
 
@@ -62,5 +67,26 @@ public class SchedulingResource {
     @Path("/paused/{job}")
     public boolean paused(@PathParam("job") String job) {
         return scheduler.isPaused(job);
+    }
+
+    /** Schedules a programmatic PACER job whose task is a class: it is stored in Redis. */
+    @POST
+    @Path("/programmatic/{job}")
+    public void schedule(@PathParam("job") String job, @QueryParam("every") String every) {
+        scheduler.newJob(job).setInterval(every).setExecuteWith("PACER").setTask(ProgrammaticTick.class).schedule();
+    }
+
+    /** Whether this instance runs the job. */
+    @GET
+    @Path("/programmatic/{job}")
+    public boolean scheduled(@PathParam("job") String job) {
+        return scheduler.getScheduledJob(job) != null;
+    }
+
+    /** Unschedules the job, on every instance: whether this instance had it. */
+    @DELETE
+    @Path("/programmatic/{job}")
+    public boolean unschedule(@PathParam("job") String job) {
+        return scheduler.unscheduleJob(job) != null;
     }
 }

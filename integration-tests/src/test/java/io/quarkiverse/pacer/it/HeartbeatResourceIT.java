@@ -1,0 +1,7 @@
+package io.quarkiverse.pacer.it;
+
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+
+@QuarkusIntegrationTest
+class HeartbeatResourceIT extends HeartbeatResourceTest {
+}
