@@ -34,8 +34,11 @@ import io.vertx.redis.client.Response;
 final class PacerConnections {
 
     private static final Logger LOG = Logger.getLogger(PacerConnections.class);
-    /** Pacer's pub/sub connections at most: throttle resets, limit overrides, delay-queue wake-ups. */
-    private static final int PUB_SUB_CONNECTIONS = 3;
+    /**
+     * Pacer's pub/sub connections at most: throttle resets, limit overrides, delay-queue wake-ups, recurring-schedule
+     * wake-ups.
+     */
+    private static final int PUB_SUB_CONNECTIONS = 4;
 
     /** How often the slot map of a Redis Cluster is read again, whatever happens. */
     static final Duration CLUSTER_REFRESH_INTERVAL = Duration.ofSeconds(5);
@@ -198,7 +201,7 @@ final class PacerConnections {
 
     /**
      * The connections Pacer opens with one of its clients at most: the pipelined ones, the durable one and its pub/sub
-     * connections (throttle resets, limit overrides, delay-queue wake-ups).
+     * connections (throttle resets, limit overrides, delay-queue and recurring-schedule wake-ups).
      */
     private int poolSize() {
         return Math.max(1, transport.connections()) + 1 + PUB_SUB_CONNECTIONS;
