@@ -468,7 +468,10 @@ public class ThrottleBenchmarks {
         };
     }
 
-    /** The throttle script Pacer sent: the one with every algorithm or the lean one of a single algorithm. */
+    /**
+     * The throttle script Pacer sent: the one with every algorithm, the lean one of a single algorithm, or the
+     * single-policy script of an algorithm.
+     */
     private LuaScript scriptWithSha(String sha) {
         if (!engine.isResolvable()) {
             return null;
@@ -477,16 +480,27 @@ public class ThrottleBenchmarks {
         candidates.add(engine.get().script());
         for (Algorithm algorithm : Algorithm.values()) {
             candidates.add(engine.get().script(algorithm));
+            LuaScript single = engine.get().singlePolicyScript(algorithm);
+            if (single != null) {
+                candidates.add(single);
+            }
         }
         return candidates.stream().filter(script -> script.sha1().equals(sha)).findFirst().orElse(null);
     }
 
+    /**
+     * Whether a script call admitted: the general script's array starts with 1; a single-policy script answers a number
+     * at least 0 when admitted (a negative number or a string when rejected).
+     */
     private static boolean admitted(Response response) {
         if (response == null) {
             return false;
         }
-        Response first = response.type() == ResponseType.MULTI ? response.get(0) : response;
-        return first != null && first.toLong() == 1L;
+        if (response.type() == ResponseType.MULTI) {
+            Response first = response.get(0);
+            return first != null && first.toLong() == 1L;
+        }
+        return response.type() == ResponseType.NUMBER && response.toLong() >= 0;
     }
 
     private static List<String> redisBenchmarkCommand(CapturedCall call, boolean hot) {
