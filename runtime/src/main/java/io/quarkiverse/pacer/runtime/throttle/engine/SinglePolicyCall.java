@@ -43,13 +43,13 @@ final class SinglePolicyCall {
         }
         ThrottlePolicy policy = policies[0];
         String cost = Integer.toString(costs[0]);
-        return switch (policy.algorithm) {
-            case TOKEN_BUCKET -> new SinglePolicyCall(ThrottleScripts.singlePolicy(Algorithm.TOKEN_BUCKET), policy, costs[0],
-                    new String[] { policy.limitArg, policy.windowArg, policy.burstArg, cost });
-            case SLIDING_LOG -> new SinglePolicyCall(ThrottleScripts.singlePolicy(Algorithm.SLIDING_LOG), policy, costs[0],
-                    new String[] { policy.limitArg, policy.windowArg, cost, null });
+        String[] args = switch (policy.algorithm) {
+            case TOKEN_BUCKET -> new String[] { policy.limitArg, policy.windowArg, policy.burstArg, cost };
+            case SLIDING_LOG -> new String[] { policy.limitArg, policy.windowArg, cost, null };
             default -> null;
         };
+        return args == null ? null
+                : new SinglePolicyCall(ThrottleScripts.singlePolicy(policy.algorithm), policy, costs[0], args);
     }
 
     /** The script's ARGV for a call with this token ({@code null} when the algorithm needs none). */
