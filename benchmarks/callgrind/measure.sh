@@ -1,8 +1,9 @@
 #!/bin/bash
 # Redis instructions per throttle decision, counted by callgrind (Performance page, "Where Redis's time goes"): a
 # redis-server under valgrind, each case's counters zeroed, N calls from redis-benchmark (-P 50), the instructions
-# divided by the decisions. Cases: the minimal token-bucket script, Pacer's one-call script, and Pacer's batch script
-# with 2, 8, 18 and 32 calls (18 is the mean batch at 64 callers on a hot key), on a hot key and on 10,000 keys.
+# divided by the decisions. Cases: the minimal token-bucket script, Pacer's one-call script, its single-policy script
+# (an acquire against one token-bucket policy, alone on its connection), and Pacer's batch script with 2, 8, 18 and 32
+# calls (18 is the mean batch at 64 callers on a hot key), on a hot key and on 10,000 keys.
 # Needs valgrind, redis-server and redis-benchmark; run from the repository root: bash benchmarks/callgrind/measure.sh
 set -e
 P=${PORT:-47001}
@@ -13,6 +14,7 @@ cd "$WORK"
 join() { for f in "$@"; do cat "$R/$f.lua"; if [ -n "$(tail -c1 "$R/$f.lua")" ]; then echo; fi; done; }
 join throttle-prelude throttle-token-bucket throttle-driver throttle-single > single.lua
 join throttle-prelude throttle-token-bucket throttle-driver throttle-batch > batch.lua
+join throttle-single-policy-prelude throttle-single-policy-token-bucket > single-policy.lua
 cp "$ROOT/benchmarks/src/main/resources/baseline/minimal-token-bucket.lua" minimal.lua
 valgrind --tool=callgrind --callgrind-out-file=$WORK/cg.out redis-server --port $P --save "" --appendonly no >$WORK/valgrind.log 2>&1 &
 VG=$!
@@ -20,6 +22,7 @@ for i in $(seq 1 400); do redis-cli -p $P PING 2>/dev/null | grep -q PONG && bre
 MIN=$(redis-cli -p $P SCRIPT LOAD "$(cat minimal.lua)")
 ONE=$(redis-cli -p $P SCRIPT LOAD "$(cat single.lua)")
 BAT=$(redis-cli -p $P SCRIPT LOAD "$(cat batch.lua)")
+SP=$(redis-cli -p $P SCRIPT LOAD "$(cat single-policy.lua)")
 PART="1 0 - 4 1000000000 1000000 1000000000 1 0"
 measure() { # label calls decisions-per-call args...
   local label=$1 calls=$2 per=$3; shift 3
@@ -42,6 +45,8 @@ measure "minimal script, hot key" 5000 1 EVALSHA $MIN 1 "baseline:{hot}" 1000000
 measure "minimal script, 10000 keys" 5000 1 EVALSHA $MIN 1 "baseline:{k__rand_int__}" 1000000000 1.0E9
 measure "Pacer single call, hot key" 5000 1 EVALSHA $ONE 1 "pacer:t:{hot}b" 0 - 4 1000000000 1000000 1000000000 1 0
 measure "Pacer single call, 10000 keys" 5000 1 EVALSHA $ONE 1 "pacer:t:{k__rand_int__}b" 0 - 4 1000000000 1000000 1000000000 1 0
+measure "Pacer single-policy script, hot key" 5000 1 EVALSHA $SP 1 "pacer:t:{hot}b" 1000000000 1000000 1000000000 1
+measure "Pacer single-policy script, 10000 keys" 5000 1 EVALSHA $SP 1 "pacer:t:{k__rand_int__}b" 1000000000 1000000 1000000000 1
 for n in 2 8 18 32; do
   measure "Pacer batch of $n, hot key" $((10000 / n)) $n $(batch_args $n "pacer:t:{hot}b")
   measure "Pacer batch of $n, 10000 keys" $((10000 / n)) $n $(batch_args $n "pacer:t:{k__rand_int__}b")

@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.is;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +99,27 @@ class ThrottledEndpointsTest {
         assertRan(probe, "worker-filter", 3, WORKER);
         assertRan(probe, "bean-api-key-endpoint", 4, WORKER);
         assertRan(probe, "response-429", 5, EVENT_LOOP);
+    }
+
+    /**
+     * {@code onLimit = WAIT} on an endpoint decided in its filter waits for the next permit and then passes, as the
+     * same limit on a bean does in the interceptor: two calls in a row both answer 200, the second once the next permit
+     * is due (one per 600 ms, counted from the first call's decision), and the method runs on a worker each time.
+     */
+    @Test
+    void waitingEndpointWaitsAsTheInterceptor() {
+        String user = unique();
+        for (String path : List.of("/endpoints/waiting/", "/endpoints/bean-waiting/")) {
+            long start = System.nanoTime();
+            given().get(path + user).then().statusCode(200).body(is("hello " + user));
+            given().get(path + user).then().statusCode(200).body(is("hello " + user));
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // The second permit is due 600 ms after the first decision (Redis's clock; a little slack for the JVM's).
+            assertThat(millis).as("%s: two calls took %d ms", path, millis).isGreaterThanOrEqualTo(550);
+        }
+        Map<String, String> probe = probe();
+        assertRan(probe, "waiting-method", 2, WORKER);
+        assertRan(probe, "bean-waiting-endpoint", 2, WORKER);
     }
 
     /**

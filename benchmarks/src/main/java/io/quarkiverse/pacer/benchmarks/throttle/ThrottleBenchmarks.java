@@ -145,12 +145,18 @@ public class ThrottleBenchmarks {
                         context.flushAll();
                         List<Operation> operations = new ArrayList<>();
                         List<Algorithm> measured = new ArrayList<>();
+                        // A lone caller also runs Pacer with the general script, to show the single-policy script's
+                        // gain in the same run.
+                        int perAlgorithm = callers == 1 && engine.isResolvable() ? 3 : 2;
                         for (Algorithm algorithm : algorithms) {
                             CapturedCall call = captured.get(algorithm).get(limits);
                             if (call != null) {
                                 measured.add(algorithm);
                                 operations.add(pacerOperation(algorithm, limits, keys));
                                 operations.add(baselineOperation(call, keys));
+                                if (perAlgorithm == 3) {
+                                    operations.add(generalScriptOperation(pacerOperation(algorithm, limits, keys)));
+                                }
                             }
                         }
                         for (RateLimiterPeer peer : peers) {
@@ -174,11 +180,13 @@ public class ThrottleBenchmarks {
                                 engine.get().shortCircuit(true);
                             }
                         }
-                        List<LoadResult> peerFigures = List.of(results).subList(2 * measured.size(), results.length);
+                        List<LoadResult> peerFigures = List.of(results).subList(perAlgorithm * measured.size(),
+                                results.length);
                         for (Algorithm algorithm : algorithms) {
                             int at = measured.indexOf(algorithm);
-                            LoadResult pacer = at < 0 ? null : results[2 * at];
-                            LoadResult baseline = at < 0 ? null : results[2 * at + 1];
+                            LoadResult pacer = at < 0 ? null : results[perAlgorithm * at];
+                            LoadResult baseline = at < 0 ? null : results[perAlgorithm * at + 1];
+                            LoadResult general = at < 0 || perAlgorithm < 3 ? null : results[perAlgorithm * at + 2];
                             Optional<RedisBenchmarkTool.Figures> raw = Optional.empty();
                             Optional<RedisBenchmarkTool.Figures> pipelined = Optional.empty();
                             if (baseline != null) {
@@ -199,8 +207,8 @@ public class ThrottleBenchmarks {
                             Optional<RedisBenchmarkTool.Figures> rawFigures = raw;
                             LoadResult off = shortCircuitOff.get(algorithm);
                             rowsByAlgorithm.get(algorithm).add(() -> addRows(context.table(), scenario, limits, hot,
-                                    callers, baseline, pacer, off, fallbacks, rawFigures, pipelinedFigures, peers,
-                                    peerFigures));
+                                    callers, baseline, pacer, off, general, fallbacks, rawFigures, pipelinedFigures,
+                                    peers, peerFigures));
                         }
                     }
                 }
@@ -258,7 +266,7 @@ public class ThrottleBenchmarks {
     }
 
     private void addRows(ResultTable table, String scenario, ThrottleLimits limits, boolean hot, int callers,
-            LoadResult baseline, LoadResult pacer, LoadResult shortCircuitOff, long fallbacks,
+            LoadResult baseline, LoadResult pacer, LoadResult shortCircuitOff, LoadResult generalScript, long fallbacks,
             Optional<RedisBenchmarkTool.Figures> raw,
             Optional<RedisBenchmarkTool.Figures> pipelined, List<RateLimiterPeer> peers,
             List<LoadResult> peerFigures) {
@@ -292,6 +300,10 @@ public class ThrottleBenchmarks {
                 .latencies(figures.p50Millis(), figures.p99Millis(), figures.maxMillis())
                 .note("16 commands in flight per connection: the ceiling with pipelining")
                 .comparedTo(pacerRow));
+        if (generalScript != null) {
+            row(table, scenario, "Pacer @Throttled, general script", generalScript).comparedTo(pacerRow)
+                    .addNote("the single-policy script off");
+        }
         if (shortCircuitOff != null) {
             Row offRow = row(table, scenario, "Pacer @Throttled, short-circuit off", shortCircuitOff)
                     .comparedTo(pacerRow);
@@ -382,6 +394,19 @@ public class ThrottleBenchmarks {
         context.flushAll();
     }
 
+    /** {@code pacer} with the single-policy scripts off: one caller at a time, so the switch affects this call only. */
+    private Operation generalScriptOperation(Operation pacer) {
+        ThrottleEngine decisions = engine.get();
+        return (worker, sequence) -> {
+            decisions.singlePolicyScripts(false);
+            try {
+                return pacer.call(worker, sequence);
+            } finally {
+                decisions.singlePolicyScripts(true);
+            }
+        };
+    }
+
     private void pacerCall(Algorithm algorithm, ThrottleLimits limits, String key) {
         try {
             targets.call(algorithm, limits, key);
@@ -468,7 +493,10 @@ public class ThrottleBenchmarks {
         };
     }
 
-    /** The throttle script Pacer sent: the one with every algorithm or the lean one of a single algorithm. */
+    /**
+     * The throttle script Pacer sent: the one with every algorithm, the lean one of a single algorithm, or the
+     * single-policy script of an algorithm.
+     */
     private LuaScript scriptWithSha(String sha) {
         if (!engine.isResolvable()) {
             return null;
@@ -477,16 +505,27 @@ public class ThrottleBenchmarks {
         candidates.add(engine.get().script());
         for (Algorithm algorithm : Algorithm.values()) {
             candidates.add(engine.get().script(algorithm));
+            LuaScript single = engine.get().singlePolicyScript(algorithm);
+            if (single != null) {
+                candidates.add(single);
+            }
         }
         return candidates.stream().filter(script -> script.sha1().equals(sha)).findFirst().orElse(null);
     }
 
+    /**
+     * Whether a script call admitted: the general script's array starts with 1; a single-policy script answers a number
+     * at least 0 when admitted (a negative number or a string when rejected).
+     */
     private static boolean admitted(Response response) {
         if (response == null) {
             return false;
         }
-        Response first = response.type() == ResponseType.MULTI ? response.get(0) : response;
-        return first != null && first.toLong() == 1L;
+        if (response.type() == ResponseType.MULTI) {
+            Response first = response.get(0);
+            return first != null && first.toLong() == 1L;
+        }
+        return response.type() == ResponseType.NUMBER && response.toLong() >= 0;
     }
 
     private static List<String> redisBenchmarkCommand(CapturedCall call, boolean hot) {

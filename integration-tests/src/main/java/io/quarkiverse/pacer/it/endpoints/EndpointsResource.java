@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.SecurityContext;
 
 import io.quarkiverse.pacer.throttle.Algorithm;
+import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
@@ -44,6 +45,26 @@ public class EndpointsResource {
     public String bean(@PathParam("user") String user) {
         probe.ran("bean-endpoint");
         return service.call(user);
+    }
+
+    /**
+     * Waits for the next permit instead of rejecting ({@code onLimit = WAIT}): one call per user every 600 ms. The wait
+     * is a timer in the request filter, before the method is dispatched to a worker.
+     */
+    @GET
+    @Path("/waiting/{user}")
+    @Throttled(name = "it-endpoint-wait", limit = 1, window = "600ms", onLimit = OnLimit.WAIT, maxWait = "5s")
+    public String waiting(@PathParam("user") @ThrottleKey String user) {
+        probe.ran("waiting-method");
+        return "hello " + user;
+    }
+
+    /** The same waiting limit on a CDI bean the endpoint calls: the interceptor waits on the worker. */
+    @GET
+    @Path("/bean-waiting/{user}")
+    public String beanWaiting(@PathParam("user") String user) {
+        probe.ran("bean-waiting-endpoint");
+        return service.callWaiting(user);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.it.endpoints;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkiverse.pacer.throttle.OnLimit;
 import io.quarkiverse.pacer.throttle.PrincipalKeyResolver;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
 import io.quarkiverse.pacer.throttle.Throttled;
@@ -12,6 +13,11 @@ public class LimitedService {
 
     @Throttled(name = "it-endpoint-bean", limit = 2, window = "1h")
     public String call(@ThrottleKey String user) {
+        return "hello " + user;
+    }
+
+    @Throttled(name = "it-endpoint-wait-bean", limit = 1, window = "600ms", onLimit = OnLimit.WAIT, maxWait = "5s")
+    public String callWaiting(@ThrottleKey String user) {
         return "hello " + user;
     }
 

@@ -32,6 +32,8 @@ public final class DecisionStack {
     final LuaScript batchScript;
     /** The same, deciding a batch of calls over several slots of one Redis Cluster master (Redis 7 or later). */
     final LuaScript crossSlotBatchScript;
+    /** An acquire against the one policy of this stack by its algorithm's single-policy script, or {@code null}. */
+    final SinglePolicyCall single;
     private final String[][] argsByMode = new String[ThrottleMode.values().length][];
     private final List<String> globalKeys;
     /** Whether an enforcing policy blocks the call's key outright: rejected without asking Redis. */
@@ -64,6 +66,7 @@ public final class DecisionStack {
         this.batchScript = policies.length == 0 ? null : ThrottleScripts.forPolicies(policies, Entry.BATCH);
         this.crossSlotBatchScript = policies.length == 0 ? null
                 : ThrottleScripts.forPolicies(policies, Entry.BATCH_CROSS_SLOT);
+        this.single = SinglePolicyCall.of(policies, costs);
         for (ThrottleMode mode : ThrottleMode.values()) {
             String[] args = new String[2 + 6 * policies.length];
             args[0] = mode.arg;

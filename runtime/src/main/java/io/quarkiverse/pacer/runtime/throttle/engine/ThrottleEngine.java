@@ -27,6 +27,7 @@ import io.quarkiverse.pacer.throttle.CorruptedThrottleStateException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 
 /**
  * Decides calls against policies with one round trip to Redis per decision. The reactive path ({@link #decide}) is
@@ -55,6 +56,8 @@ public class ThrottleEngine {
     private final RejectionCache rejections;
     /** Switched off only by benchmarks comparing the short-circuit with plain decisions. */
     private volatile boolean shortCircuit = true;
+    /** Switched off only by tests and benchmarks comparing the single-policy scripts with the general one. */
+    private volatile boolean singlePolicyScripts = true;
     /** Loads the scripts at startup, and knows whether decisions may batch over several slots. */
     private final ThrottleWarmUp warmUp;
 
@@ -85,6 +88,22 @@ public class ThrottleEngine {
     /** The script deciding policies of this one algorithm, for benchmarks that call it directly. */
     public LuaScript script(Algorithm algorithm) {
         return ThrottleScripts.of(EnumSet.of(algorithm));
+    }
+
+    /**
+     * The single-policy script of an algorithm (an acquire against a stack of one policy), or {@code null} when the
+     * algorithm has none; for benchmarks that call it directly.
+     */
+    public LuaScript singlePolicyScript(Algorithm algorithm) {
+        return ThrottleScripts.singlePolicy(algorithm);
+    }
+
+    /**
+     * Sends an acquire against one policy as its algorithm's single-policy script (on, the default) or as the general
+     * script; for tests and benchmarks comparing both. Both decide alike.
+     */
+    public void singlePolicyScripts(boolean on) {
+        singlePolicyScripts = on;
     }
 
     /**
@@ -156,7 +175,18 @@ public class ThrottleEngine {
     private Uni<Response> evaluate(DecisionStack stack, String key, ThrottleMode mode, String token) {
         List<String> keys = stack.keys(key);
         List<String> args = stack.args(mode, token);
-        return redis.eval(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args));
+        ThrottleBatchPart part = batchPart(stack, mode, keys, args);
+        SinglePolicyCall single = single(stack, mode);
+        return single != null ? redis.eval(single.script, keys, single.args(token), timeout, part)
+                : redis.eval(stack.script, keys, args, timeout, part);
+    }
+
+    /**
+     * The single-policy call of an acquire, or {@code null}: the general script then decides. Either way a decision
+     * queued behind others goes in the general batch script ({@link ThrottleBatchPart}).
+     */
+    private SinglePolicyCall single(DecisionStack stack, ThrottleMode mode) {
+        return mode == ThrottleMode.ACQUIRE && singlePolicyScripts ? stack.single : null;
     }
 
     /** Acquire and peek decisions may be batched with others queued behind them; releases and resets go alone. */
@@ -215,7 +245,10 @@ public class ThrottleEngine {
         try {
             List<String> keys = stack.keys(key);
             List<String> args = stack.args(mode, token);
-            response = redis.evalFuture(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args)).get();
+            ThrottleBatchPart part = batchPart(stack, mode, keys, args);
+            SinglePolicyCall single = single(stack, mode);
+            response = (single != null ? redis.evalFuture(single.script, keys, single.args(token), timeout, part)
+                    : redis.evalFuture(stack.script, keys, args, timeout, part)).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CompletionException(e);
@@ -290,13 +323,21 @@ public class ThrottleEngine {
     private ThrottleOutcome succeeded(DecisionStack stack, String key, String token, Response response, long start,
             ThrottleMode mode, long generation) {
         int size = stack.policies.length;
-        long[] values = new long[4 * size];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = response.get(i + 1).toLong();
+        long[] values;
+        boolean allowed;
+        if (response.type() == ResponseType.MULTI) {
+            values = new long[4 * size];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = response.get(i + 1).toLong();
+            }
+            allowed = response.get(0).toInteger() == 1;
+        } else {
+            // The reply of a single-policy script (a number or a string): the decision went alone.
+            values = stack.single.values(response);
+            allowed = stack.single.allowed(values);
         }
         fallback.redisAnswered(stack, key);
-        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, response.get(0).toInteger() == 1, values,
-                false);
+        ThrottleOutcome outcome = new ThrottleOutcome(stack, key, token, allowed, values, false);
         if (stack.holdsLeases && response.size() >= 1 + values.length + size) {
             long[] fences = new long[size];
             for (int i = 0; i < size; i++) {

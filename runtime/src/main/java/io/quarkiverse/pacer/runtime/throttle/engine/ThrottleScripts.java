@@ -44,6 +44,12 @@ public final class ThrottleScripts {
     /** Every algorithm: for callers that may run any policy (tests, benchmarks, a second instance). */
     public static final LuaScript ALL = of(EnumSet.allOf(Algorithm.class));
 
+    private static final String SINGLE_POLICY_PRELUDE = "throttle-single-policy-prelude";
+    private static final LuaScript SINGLE_POLICY_TOKEN_BUCKET = LuaScript.join("throttle-single-policy-4",
+            SINGLE_POLICY_PRELUDE, "throttle-single-policy-token-bucket");
+    private static final LuaScript SINGLE_POLICY_SLIDING_LOG = LuaScript.join("throttle-single-policy-3",
+            SINGLE_POLICY_PRELUDE, "throttle-single-policy-sliding-log");
+
     private ThrottleScripts() {
     }
 
@@ -86,6 +92,18 @@ public final class ThrottleScripts {
         parts.add(DRIVER);
         parts.add(entry.file);
         return LuaScript.join(name.toString(), parts.toArray(new String[0]));
+    }
+
+    /**
+     * The script deciding an acquire against one policy of this algorithm alone (throttle-single-policy-prelude.lua),
+     * or {@code null} when the algorithm has none and the general script decides.
+     */
+    public static LuaScript singlePolicy(Algorithm algorithm) {
+        return switch (algorithm) {
+            case TOKEN_BUCKET -> SINGLE_POLICY_TOKEN_BUCKET;
+            case SLIDING_LOG -> SINGLE_POLICY_SLIDING_LOG;
+            default -> null;
+        };
     }
 
     /** The file defining an algorithm's functions. */

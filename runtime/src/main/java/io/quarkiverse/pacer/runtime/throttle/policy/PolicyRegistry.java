@@ -91,7 +91,7 @@ public class PolicyRegistry {
 
     /**
      * The scripts of the annotated stacks and of each policy alone (programmatic API), each for one call and for a
-     * batch of calls, and the one with every
+     * batch of calls, the single-policy script of each policy's algorithm, and the one with every
      * algorithm (for other clients speaking the script's protocol), in a stable order.
      */
     public Collection<LuaScript> scriptsInUse() {
@@ -102,6 +102,10 @@ public class PolicyRegistry {
             EnumSet<Algorithm> algorithm = EnumSet.of(policy.algorithm);
             for (LuaScript script : List.of(ThrottleScripts.of(algorithm), ThrottleScripts.of(algorithm, Entry.BATCH))) {
                 scripts.put(script.name(), script);
+            }
+            LuaScript single = ThrottleScripts.singlePolicy(policy.algorithm);
+            if (single != null) {
+                scripts.put(single.name(), single);
             }
         }
         for (MethodDefinition method : definitions.methods()) {
