@@ -12,9 +12,9 @@ R=$ROOT/runtime/src/main/resources/META-INF/pacer
 WORK=$(mktemp -d)
 cd "$WORK"
 join() { for f in "$@"; do cat "$R/$f.lua"; if [ -n "$(tail -c1 "$R/$f.lua")" ]; then echo; fi; done; }
-join throttle-prelude throttle-token-bucket throttle-driver throttle-single > single.lua
-join throttle-prelude throttle-token-bucket throttle-driver throttle-batch > batch.lua
-join throttle-single-policy-prelude throttle-single-policy-token-bucket > single-policy.lua
+join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-single > single.lua
+join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-batch > batch.lua
+join throttle-time throttle-single-policy-prelude throttle-single-policy-token-bucket > single-policy.lua
 cp "$ROOT/benchmarks/src/main/resources/baseline/minimal-token-bucket.lua" minimal.lua
 valgrind --tool=callgrind --callgrind-out-file=$WORK/cg.out redis-server --port $P --save "" --appendonly no >$WORK/valgrind.log 2>&1 &
 VG=$!

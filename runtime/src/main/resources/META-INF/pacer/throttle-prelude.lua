@@ -1,7 +1,7 @@
 -- throttle: decides the N stacked rate-limit policies of one call, all-or-nothing, in one atomic script.
 --
 -- The script is assembled at startup by joining these files verbatim, in this fixed order (never generated):
---   throttle-prelude.lua, then only the algorithm files the stack uses, in code order (throttle-fixed-window.lua,
+--   throttle-time.lua (NOW, integer division, expire_after), throttle-prelude.lua, then only the algorithm files the stack uses, in code order (throttle-fixed-window.lua,
 --   throttle-sliding-window.lua, throttle-sliding-log.lua, throttle-token-bucket.lua, throttle-leaky-bucket.lua,
 --   throttle-concurrency.lua), then throttle-driver.lua, then throttle-single.lua (one call, the layout below) or
 --   throttle-batch.lua (several calls in one script run, one after the other): one script per combination of
@@ -30,56 +30,12 @@
 -- Integers stay exact: the build and startup check (ThrottleDurations.exactnessProblem) that the products the
 -- SLIDING_WINDOW, TOKEN_BUCKET and LEAKY_BUCKET scripts form stay below 2^52; the others only add a window to TIME.
 
-if redis.replicate_commands then
-    -- Redis < 5 must replicate effects, not the script, since the script reads TIME before writing.
-    redis.replicate_commands()
-end
-
 local ALGORITHMS = {}
-
-local clock = redis.call('TIME')
-local NOW = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-
-local math_floor = math.floor
-
--- Integer division rounded down / up, exact for non-negative integers below 2^53 despite Lua's doubles.
-local function floor_div(a, b)
-    local q = math_floor(a / b)
-    if q * b > a then
-        q = q - 1
-    elseif (q + 1) * b <= a then
-        q = q + 1
-    end
-    return q
-end
-
-local function ceil_div(a, b)
-    local q = floor_div(a, b)
-    if q * b < a then
-        q = q + 1
-    end
-    return q
-end
 
 -- An integer below 2^53 as decimal text, for key names and stored values (tostring would use exponent notation).
 -- '%d' formats it as a 64-bit integer; '%.0f' would print a double, several times the instructions per call.
 local function index_suffix(index)
     return string.format('%d', index)
-end
-
--- Redis (7.0 and older) counts a TTL set inside a script from the script's start, whole milliseconds, but deletes the
--- key at once if that moment has already passed: `PEXPIRE key 1` in a script that crosses a millisecond tick deletes
--- the key, and the next call starts from empty state. A TTL of at least MIN_TTL_MILLIS cannot pass during a script.
--- Longer-lived state is harmless: every algorithm ignores state older than its window.
-local MIN_TTL_MILLIS = 20
-
--- Sets a TTL of at least `micros`: rounded up to whole milliseconds, plus one for the tick the script started in.
-local function expire_after(key, micros)
-    local millis = ceil_div(micros, 1000) + 1
-    if millis < MIN_TTL_MILLIS then
-        millis = MIN_TTL_MILLIS
-    end
-    redis.call('PEXPIRE', key, millis)
 end
 
 -- A batch (throttle-batch.lua) sets STATE to a table: the O(1) algorithms (FIXED_WINDOW, TOKEN_BUCKET, LEAKY_BUCKET)

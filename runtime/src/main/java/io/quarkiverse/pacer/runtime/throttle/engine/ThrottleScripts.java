@@ -18,6 +18,8 @@ import io.quarkiverse.pacer.throttle.Algorithm;
  */
 public final class ThrottleScripts {
 
+    /** NOW, exact integer division and the TTL rule, first in every throttle script. */
+    private static final String TIME = "throttle-time";
     private static final String PRELUDE = "throttle-prelude";
     private static final String DRIVER = "throttle-driver";
 
@@ -46,9 +48,9 @@ public final class ThrottleScripts {
 
     private static final String SINGLE_POLICY_PRELUDE = "throttle-single-policy-prelude";
     private static final LuaScript SINGLE_POLICY_TOKEN_BUCKET = LuaScript.join("throttle-single-policy-4",
-            SINGLE_POLICY_PRELUDE, "throttle-single-policy-token-bucket");
+            TIME, SINGLE_POLICY_PRELUDE, "throttle-single-policy-token-bucket");
     private static final LuaScript SINGLE_POLICY_SLIDING_LOG = LuaScript.join("throttle-single-policy-3",
-            SINGLE_POLICY_PRELUDE, "throttle-single-policy-sliding-log");
+            TIME, SINGLE_POLICY_PRELUDE, "throttle-single-policy-sliding-log");
 
     private ThrottleScripts() {
     }
@@ -78,10 +80,11 @@ public final class ThrottleScripts {
     }
 
     private static LuaScript join(Set<Algorithm> algorithms, Entry entry) {
-        List<String> parts = new ArrayList<>(algorithms.size() + 4);
+        List<String> parts = new ArrayList<>(algorithms.size() + 5);
         if (entry.flags != null) {
             parts.add(entry.flags);
         }
+        parts.add(TIME);
         parts.add(PRELUDE);
         StringBuilder name = new StringBuilder(entry.name);
         // Enum order is the code order of the prelude's ALGORITHMS table, so a set always joins the same way.
