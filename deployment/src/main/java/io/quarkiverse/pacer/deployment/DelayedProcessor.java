@@ -27,6 +27,7 @@ import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.delay.producer.TypedQueueProducer;
 import io.quarkiverse.pacer.runtime.delay.producer.UnconsumedQueues;
 import io.quarkiverse.pacer.runtime.delay.recurring.BlockingRecurringSchedules;
+import io.quarkiverse.pacer.runtime.delay.recurring.MicrometerRecurringMetrics;
 import io.quarkiverse.pacer.runtime.delay.recurring.RecurringFirer;
 import io.quarkiverse.pacer.runtime.delay.recurring.RedisRecurringSchedules;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -86,6 +87,7 @@ class DelayedProcessor {
     void registerMetrics(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
         if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
             beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerDelayedMetrics.class));
+            beans.produce(AdditionalBeanBuildItem.unremovableOf(MicrometerRecurringMetrics.class));
         }
     }
 

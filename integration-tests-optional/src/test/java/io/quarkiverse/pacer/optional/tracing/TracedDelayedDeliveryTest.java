@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -35,8 +36,11 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.RecurringDelivery;
+import io.quarkiverse.pacer.delay.RecurringSchedules;
 import io.quarkiverse.pacer.delay.ScheduledMessage;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkus.scheduler.Scheduled;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -47,11 +51,14 @@ import io.quarkus.test.QuarkusUnitTest;
  * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
  * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. The context
  * costs 53
- * characters per message, less than a {@code traceparent} header.
+ * characters per message, less than a {@code traceparent} header. Each tick of a recurring schedule is a trace of its
+ * own, started by the firing instance's {@code <queue> send} span; with {@code quarkus.scheduler.tracing.enabled},
+ * each run of a {@code PACER} job is a span of its own named after the job.
  */
 class TracedDelayedDeliveryTest {
 
     static final String QUEUE = "traced";
+    static final String TICKS = "traced-ticks";
     /** {@code 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>} */
     static final int TRACEPARENT_LENGTH = 55;
 
@@ -60,19 +67,32 @@ class TracedDelayedDeliveryTest {
             .withApplicationRoot(jar -> jar.addClasses(InMemorySpans.class, RedisHash.class, TraceTimeline.class,
                     Consumer.class))
             // The tests read the exporter: spans are exported at once instead of every 5 s.
-            .overrideConfigKey("quarkus.otel.bsp.schedule.delay", "10ms");
+            .overrideConfigKey("quarkus.otel.bsp.schedule.delay", "10ms")
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            .overrideConfigKey("quarkus.scheduler.tracing.enabled", "true");
 
     @Singleton
     static class Consumer {
         final Map<String, String> traceIds = new ConcurrentHashMap<>();
         final Map<String, String> loggedTraceIds = new ConcurrentHashMap<>();
         final Map<String, String> payloads = new ConcurrentHashMap<>();
+        final List<String> jobTraceIds = new CopyOnWriteArrayList<>();
 
         @Delayed(QUEUE)
         void on(DelayedMessage<String> message) {
             payloads.put(message.id(), message.payload());
             traceIds.put(message.id(), Span.current().getSpanContext().getTraceId());
             loggedTraceIds.put(message.id(), String.valueOf(MDC.get("traceId")));
+        }
+
+        @Delayed(TICKS)
+        void onTick(DelayedMessage<String> message) {
+            traceIds.put(message.id(), Span.current().getSpanContext().getTraceId());
+        }
+
+        @Scheduled(every = "1s", identity = "traced-job", executeWith = "PACER")
+        void job() {
+            jobTraceIds.add(Span.current().getSpanContext().getTraceId());
         }
     }
 
@@ -90,6 +110,9 @@ class TracedDelayedDeliveryTest {
 
     @Inject
     PacerRedis redis;
+
+    @Inject
+    RecurringSchedules schedules;
 
     @BeforeEach
     void reset() {
@@ -229,5 +252,34 @@ class TracedDelayedDeliveryTest {
         assertThat(process.getAttributes().get(InMemorySpans.OUTCOME)).isEqualTo("success");
         await().atMost(Duration.ofSeconds(5)).until(() -> consumer.traceIds.containsKey("legacy"));
         assertThat(consumer.traceIds.get("legacy")).isEqualTo(process.getTraceId());
+    }
+
+    @Test
+    void eachRecurringTickIsATraceOfItsOwnStartedByTheFiringInstance() {
+        schedules.upsert(RecurringDelivery.every("traced-tick", Duration.ofSeconds(1)).deliver(TICKS, "tick"));
+        SpanData process = spans.await(1, span -> span.getName().equals(TICKS + " process")).get(0);
+        schedules.delete("traced-tick");
+        String id = process.getAttributes().get(AttributeKey.stringKey("messaging.message.id"));
+        assertThat(id).startsWith("traced-tick@");
+        SpanData send = spans.matching(span -> span.getSpanId().equals(process.getParentSpanId())).get(0);
+        assertThat(send.getName()).isEqualTo(TICKS + " send");
+        assertThat(send.getKind()).isEqualTo(SpanKind.PRODUCER);
+        assertThat(send.getParentSpanId()).as("a root span").isEqualTo(SpanId.getInvalid());
+        assertThat(send.getAttributes().get(AttributeKey.stringKey("messaging.message.id"))).isEqualTo(id);
+        assertThat(process.getTraceId()).isEqualTo(send.getTraceId());
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.traceIds.containsKey(id));
+        assertThat(consumer.traceIds).containsEntry(id, send.getTraceId());
+    }
+
+    @Test
+    void eachRunOfAPacerJobIsASpanOfItsOwn() {
+        List<SpanData> runs = spans.await(2, named("traced-job"));
+        assertThat(runs).allSatisfy(run -> {
+            assertThat(run.getKind()).isEqualTo(SpanKind.INTERNAL);
+            assertThat(run.getParentSpanId()).as("a root span").isEqualTo(SpanId.getInvalid());
+        });
+        assertThat(runs.get(0).getTraceId()).isNotEqualTo(runs.get(1).getTraceId());
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.jobTraceIds.contains(runs.get(1).getTraceId()));
+        assertThat(consumer.jobTraceIds).contains(runs.get(0).getTraceId());
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -32,7 +33,8 @@ import io.vertx.core.Vertx;
  * scheduler's rule for missed ticks) and moves the schedules on with one compare-and-set (recurring-fire.lua), which
  * records each fired tick as pending; {@link TickDelivery} then stores each tick's message in its delay queue and
  * takes over the pending ticks whose lease expired. The loop sleeps until the earliest fire time or lease deadline, at
- * most the delay queues' poll interval, and wakes early when another instance announces an earlier schedule.
+ * most the delay queues' poll interval, and wakes early when another instance announces an earlier schedule. What
+ * happens to the ticks it fires is counted per delay queue in {@link RecurringMetrics}.
  */
 @Singleton
 public class RecurringFirer implements RedisSubscription.Listener {
@@ -55,6 +57,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
     private final long maxWaitMillis;
     private final Vertx vertx;
     private final TickDelivery delivery;
+    private final RecurringMetrics metrics;
     private RedisSubscription wakeUps;
     private long timerId = -1;
     private boolean polling;
@@ -62,7 +65,8 @@ public class RecurringFirer implements RedisSubscription.Listener {
     private volatile boolean stopped;
 
     RecurringFirer(RedisRecurringSchedules schedules, RedisDelayedQueue queue, PacerRedis redis,
-            HandlersByQueue handlers, PacerConfig config, SchedulerRuntimeConfig scheduler, Vertx vertx) {
+            HandlersByQueue handlers, PacerConfig config, SchedulerRuntimeConfig scheduler, Vertx vertx,
+            Instance<RecurringMetrics> metrics) {
         this.schedules = schedules;
         this.redis = redis;
         this.handlers = handlers;
@@ -73,7 +77,8 @@ public class RecurringFirer implements RedisSubscription.Listener {
                 + LEASE_MARGIN_MILLIS;
         this.maxWaitMillis = delayed.pollInterval().toMillis();
         this.vertx = vertx;
-        this.delivery = new TickDelivery(schedules.store(), queue, leaseMillis);
+        this.metrics = metrics.isResolvable() ? metrics.get() : RecurringMetrics.NONE;
+        this.delivery = new TickDelivery(schedules.store(), queue, leaseMillis, this.metrics);
     }
 
     void start(@Observes @Priority(PacerStartup.RUN_APPLICATION_CODE) StartupEvent event) {
@@ -153,18 +158,29 @@ public class RecurringFirer implements RedisSubscription.Listener {
             }
         }
         if (!moves.isEmpty()) {
-            passes.add(schedules.store().fire(moves, leaseMillis).flatMap(definitions -> {
+            passes.add(schedules.store().fire(moves, leaseMillis).flatMap(fired -> {
                 List<Uni<Void>> stores = new ArrayList<>();
-                for (int i = 0; i < definitions.size(); i++) {
-                    String definition = definitions.get(i);
-                    RecurringStore.Move move = moves.get(i);
+                for (int i = 0; i < fired.definitions().size(); i++) {
+                    String definition = fired.definitions().get(i);
                     if (definition == null) {
                         continue; // another instance moved it first
                     }
-                    warnSkipped(move, steps.get(i));
+                    RecurringStore.Move move = moves.get(i);
+                    DueTick step = steps.get(i);
+                    warnSkipped(move, step);
+                    StoredDelivery stored = TickDelivery.read(move.id(), move.tick(), definition);
+                    if (stored != null) {
+                        if (step.skipped()) {
+                            metrics.skipped(stored.queue(), RecurringMetrics.Skip.OVERDUE, step.missed());
+                        }
+                        if (move.tick() != null) {
+                            metrics.fired(stored.queue(), fired.now() - move.tick());
+                        }
+                    }
                     if (move.tick() != null) {
-                        stores.add(delivery.store(move.id(), move.tick(), definition,
-                                RecurringStore.member(move.tick(), 1, move.id())));
+                        String member = RecurringStore.member(move.tick(), 1, move.id());
+                        stores.add(stored == null ? delivery.drop(member)
+                                : delivery.store(move.id(), move.tick(), stored, member));
                     }
                 }
                 return join(stores);

@@ -46,6 +46,14 @@ final class RecurringStore {
     record Move(String id, long next, String spec, long newNext, Long tick) {
     }
 
+    /**
+     * What {@link #fire} came to: the Redis time of the compare-and-set and, per move in order, the schedule's
+     * definition when this instance moved it (its tick, if any, is pending as {@link #member}{@code (tick, 1, id)} and
+     * is this instance's to store), else {@code null}.
+     */
+    record Fired(long now, List<String> definitions) {
+    }
+
     /** A schedule read by {@link #get}, and the Redis time it was read at. */
     record Found(long now, Stored stored) {
     }
@@ -136,11 +144,7 @@ final class RecurringStore {
         });
     }
 
-    /**
-     * @return per move, in order, the schedule's definition when this instance moved it (its tick, if any, is pending
-     *         as {@link #member}{@code (tick, 1, id)} and is this instance's to store), else {@code null}
-     */
-    Uni<List<String>> fire(List<Move> moves, long leaseMillis) {
+    Uni<Fired> fire(List<Move> moves, long leaseMillis) {
         List<String> args = new ArrayList<>(1 + 5 * moves.size());
         args.add(Long.toString(leaseMillis));
         for (Move move : moves) {
@@ -156,7 +160,7 @@ final class RecurringStore {
             for (int i = 0; i + 1 < results.size(); i += 2) {
                 definitions.add(results.get(i).toInteger() == 1 ? results.get(i + 1).toString() : null);
             }
-            return definitions;
+            return new Fired(reply.get(0).toLong(), definitions);
         });
     }
 

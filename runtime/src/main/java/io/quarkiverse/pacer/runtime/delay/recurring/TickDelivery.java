@@ -14,7 +14,8 @@ import io.smallrye.mutiny.Uni;
  * tick, stored only if no message with that id is waiting, in flight or dead-lettered (a tick stored again after its
  * instance died does not disturb a delivery in progress); then the tick's pending entry is cleared. A store that fails
  * leaves the entry to expire; the pending ticks whose lease expired are taken over here (recurring-redo.lua), each at
- * most {@link #MAX_STARTS} times.
+ * most {@link #MAX_STARTS} times, counted in {@link RecurringMetrics} as takeovers, or as dropped once started that
+ * often.
  */
 final class TickDelivery {
 
@@ -26,11 +27,13 @@ final class TickDelivery {
     private final RecurringStore store;
     private final RedisDelayedQueue queue;
     private final long leaseMillis;
+    private final RecurringMetrics metrics;
 
-    TickDelivery(RecurringStore store, RedisDelayedQueue queue, long leaseMillis) {
+    TickDelivery(RecurringStore store, RedisDelayedQueue queue, long leaseMillis, RecurringMetrics metrics) {
         this.store = store;
         this.queue = queue;
         this.leaseMillis = leaseMillis;
+        this.metrics = metrics;
     }
 
     /** Takes over the expired ticks another instance could not store, and stores them. */
@@ -42,17 +45,29 @@ final class TickDelivery {
             for (int i = 0; i < redone.size(); i++) {
                 RecurringStore.Redone r = redone.get(i);
                 String member = members.get(i);
+                String id = RecurringStore.id(member);
+                long tick = RecurringStore.tick(member);
                 switch (r.outcome()) {
                     case TAKEN -> {
                         LOG.warnf("Recurring schedule %s: the tick of %s was fired by an instance that stopped before "
-                                + "storing it; this instance stores it", RecurringStore.id(member),
-                                Instant.ofEpochMilli(RecurringStore.tick(member)));
-                        stores.add(store(RecurringStore.id(member), RecurringStore.tick(member), r.definition(),
-                                r.member()));
+                                + "storing it; this instance stores it", id, Instant.ofEpochMilli(tick));
+                        StoredDelivery stored = read(id, tick, r.definition());
+                        if (stored == null) {
+                            stores.add(drop(r.member()));
+                        } else {
+                            metrics.takenOver(stored.queue());
+                            stores.add(store(id, tick, stored, r.member()));
+                        }
                     }
-                    case DROPPED -> LOG.errorf("Recurring schedule %s: the tick of %s could not be stored in its delay "
-                            + "queue in %d starts; it is dropped", RecurringStore.id(member),
-                            Instant.ofEpochMilli(RecurringStore.tick(member)), MAX_STARTS);
+                    case DROPPED -> {
+                        LOG.errorf("Recurring schedule %s: the tick of %s could not be stored in its delay queue in %d "
+                                + "starts; it is dropped", id, Instant.ofEpochMilli(tick), MAX_STARTS);
+                        // The script returns no definition for a dropped tick: the one read with it names the queue.
+                        StoredDelivery stored = read(id, null, expired.get(i).definition());
+                        if (stored != null) {
+                            metrics.skipped(stored.queue(), RecurringMetrics.Skip.DROPPED, 1);
+                        }
+                    }
                     default -> {
                         // taken by another instance, or its schedule was deleted
                     }
@@ -63,18 +78,31 @@ final class TickDelivery {
     }
 
     /**
+     * The definition a moved schedule's tick is stored with, {@code null} (logged) when it cannot be read: the tick, if
+     * {@code tick} is not {@code null}, is then not delivered.
+     */
+    static StoredDelivery read(String id, Long tick, String definition) {
+        if (definition == null) {
+            return null;
+        }
+        try {
+            return StoredDelivery.parse(definition);
+        } catch (RuntimeException e) {
+            if (tick != null) {
+                LOG.errorf("Recurring schedule %s cannot be read (%s); its tick of %s is not delivered", id,
+                        e.toString(), Instant.ofEpochMilli(tick));
+            } else {
+                LOG.errorf("Recurring schedule %s cannot be read (%s)", id, e.toString());
+            }
+            return null;
+        }
+    }
+
+    /**
      * Stores a fired tick's message, then clears its pending entry; a failure leaves the entry to expire and be
      * stored again.
      */
-    Uni<Void> store(String id, long tick, String definition, String member) {
-        StoredDelivery stored;
-        try {
-            stored = StoredDelivery.parse(definition);
-        } catch (RuntimeException e) {
-            LOG.errorf("Recurring schedule %s cannot be read (%s); its tick of %s is not delivered", id, e.toString(),
-                    Instant.ofEpochMilli(tick));
-            return store.done(member);
-        }
+    Uni<Void> store(String id, long tick, StoredDelivery stored, String member) {
         Instant at = Instant.ofEpochMilli(tick);
         return Uni.createFrom().deferred(() -> queue.scheduleEncodedIfAbsent(stored.queue(), id + "@" + at,
                 stored.payload(), at))
@@ -84,5 +112,10 @@ final class TickDelivery {
                             + "tried again in %d ms", id, at, stored.queue(), failure.toString(), leaseMillis);
                     return Uni.createFrom().voidItem();
                 });
+    }
+
+    /** Clears the pending entry of a tick that is not stored. */
+    Uni<Void> drop(String member) {
+        return store.done(member);
     }
 }

@@ -7,6 +7,7 @@
  * {@link io.quarkiverse.pacer.runtime.delay.recurring.RecurringFirer} fires their ticks, which
  * {@link io.quarkiverse.pacer.runtime.delay.recurring.TickDelivery} stores in the delay queues, with the
  * PACER scheduler's fire-time rules ({@link io.quarkiverse.pacer.runtime.scheduler.FireTimes},
- * {@link io.quarkiverse.pacer.runtime.scheduler.DueTick}).
+ * {@link io.quarkiverse.pacer.runtime.scheduler.DueTick}), counting what happens to the ticks in
+ * {@link io.quarkiverse.pacer.runtime.delay.recurring.RecurringMetrics}.
  */
 package io.quarkiverse.pacer.runtime.delay.recurring;
