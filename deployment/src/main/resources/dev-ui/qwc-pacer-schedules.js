@@ -20,6 +20,7 @@ export class QwcPacerSchedules extends LitElement {
         .hint { color: var(--lumo-contrast-60pct); font-size: var(--lumo-font-size-s); }
         .wrap { white-space: normal; word-break: break-all; }
         .line { display: block; white-space: nowrap; }
+        .block { display: block; white-space: normal; overflow-wrap: anywhere; }
         .small { color: var(--lumo-contrast-60pct); font-size: var(--lumo-font-size-xs); }
         .ok { color: var(--lumo-success-text-color); }
         .warn { color: var(--lumo-error-text-color); font-weight: bold; }
@@ -83,17 +84,17 @@ export class QwcPacerSchedules extends LitElement {
             </div>
             ${jobs.length === 0 ? html`<div class="hint">No PACER job on this instance.</div>` : html`
             <vaadin-grid .items=${jobs} theme="wrap-cell-content row-stripes" all-rows-visible>
-                <vaadin-grid-column header="Job" flex-grow="2" ${columnBodyRenderer(j => this._jobCell(j), [])}>
+                <vaadin-grid-column header="Job" flex-grow="3" ${columnBodyRenderer(j => this._jobCell(j), [])}>
                 </vaadin-grid-column>
                 <vaadin-grid-column header="Schedule" flex-grow="1" ${columnBodyRenderer(j => this._timing(j), [])}>
                 </vaadin-grid-column>
                 <vaadin-grid-column header="Next fire time" flex-grow="1"
-                    ${columnBodyRenderer(j => this._time(j.nextFireTime, j.redisNow), [])}></vaadin-grid-column>
+                    ${columnBodyRenderer(j => this._time(j.nextFireTime, j.redisNow, j.paused), [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Last claimed tick" flex-grow="1"
                     ${columnBodyRenderer(j => this._lastTick(j), [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Last outcome here" flex-grow="1"
                     ${columnBodyRenderer(j => this._outcome(j), [])}></vaadin-grid-column>
-                <vaadin-grid-column header="" flex-grow="0" width="190px" ${columnBodyRenderer(j => html`
+                <vaadin-grid-column header="" flex-grow="0" width="200px" ${columnBodyRenderer(j => html`
                     ${j.paused
                         ? html`<vaadin-button theme="small primary" @click=${() => this._act('resumeJob', { identity: j.identity }, `Resumed ${j.identity}`)}>Resume</vaadin-button>`
                         : html`<vaadin-button theme="small" @click=${() => this._act('pauseJob', { identity: j.identity }, `Paused ${j.identity}`)}>Pause</vaadin-button>`}
@@ -105,7 +106,7 @@ export class QwcPacerSchedules extends LitElement {
     _jobCell(j) {
         return html`<span class="wrap"><b>${j.identity}</b></span>
             ${j.paused ? html`<span class="badge paused">paused</span>` : html`<span class="badge active">active</span>`}
-            <span class="small line wrap">${j.programmatic
+            <span class="small block">${j.programmatic
                 ? (j.storedInRedis ? 'programmatic job, stored in Redis' : 'programmatic job, this instance only')
                 : j.method}</span>`;
     }
@@ -124,8 +125,8 @@ export class QwcPacerSchedules extends LitElement {
         }
         const cls = o.result === 'SUCCESS' ? 'ok' : o.result === 'FAILURE' ? 'warn' : '';
         return html`<span class="${cls}">${o.result.toLowerCase()}</span>
-            <span class="small">${o.byHand ? 'run now' : 'tick'} · ${new Date(o.at).toLocaleTimeString()}</span>
-            ${o.message ? html`<span class="small line wrap" title=${o.message}>${o.message}</span>` : ''}${runs}`;
+            <span class="small line">${o.byHand ? 'run now' : 'tick'} · ${new Date(o.at).toLocaleTimeString()}</span>
+            ${o.message ? html`<span class="small block" title=${o.message}>${o.message}</span>` : ''}${runs}`;
     }
 
     _renderRecurring() {
@@ -152,10 +153,10 @@ export class QwcPacerSchedules extends LitElement {
                 <vaadin-grid-column header="Queue" flex-grow="1"
                     ${columnBodyRenderer(s => html`<span class="wrap">${s.queue}</span>`, [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Next fire time" flex-grow="1"
-                    ${columnBodyRenderer(s => this._time(s.nextFireTime, Date.now()), [])}></vaadin-grid-column>
+                    ${columnBodyRenderer(s => this._time(s.nextFireTime, Date.now(), s.paused), [])}></vaadin-grid-column>
                 <vaadin-grid-column header="Payload" flex-grow="2"
                     ${columnBodyRenderer(s => html`<pre>${s.payload}${s.truncated ? '…' : ''}</pre>`, [])}></vaadin-grid-column>
-                <vaadin-grid-column header="" flex-grow="0" width="210px" ${columnBodyRenderer(s => html`
+                <vaadin-grid-column header="" flex-grow="0" width="230px" ${columnBodyRenderer(s => html`
                     ${s.paused
                         ? html`<vaadin-button theme="small primary" @click=${() => this._act('resumeRecurring', { id: s.id }, `Resumed ${s.id}`)}>Resume</vaadin-button>`
                         : html`<vaadin-button theme="small" @click=${() => this._act('pauseRecurring', { id: s.id }, `Paused ${s.id}`)}>Pause</vaadin-button>`}
@@ -180,14 +181,25 @@ export class QwcPacerSchedules extends LitElement {
         return millis + 'ms';
     }
 
-    /** A time, and how far it is from now (Redis clock for the jobs). */
-    _time(millis, now) {
+    /**
+     * A time, and how far it is from now (Redis clock for the jobs); a paused schedule keeps the tick it was waiting
+     * for when it was paused.
+     */
+    _time(millis, now, paused) {
         if (millis === null || millis === undefined) {
             return html`<span class="small">-</span>`;
         }
         const diff = millis - now;
-        return html`<span class="line">${new Date(millis).toLocaleString()}</span>
-            <span class="small line">${diff >= 0 ? 'in ' + this._ms(diff) : this._ms(-diff) + ' ago'}</span>`;
+        const when = diff >= 0 ? 'in ' + this._ms(diff) : this._ms(-diff) + ' ago';
+        return html`<span class="block" title=${new Date(millis).toISOString()}>${this._when(millis)}</span>
+            <span class="small block">${paused === true ? (diff >= 0 ? when + ' · paused' : 'paused, waits for resume') : when}</span>`;
+    }
+
+    /** The time of day, with the date when it is not today. */
+    _when(millis) {
+        const date = new Date(millis);
+        const time = date.toLocaleTimeString();
+        return date.toDateString() === new Date().toDateString() ? time : date.toLocaleDateString() + ' ' + time;
     }
 
     _act(method, params, message) {
