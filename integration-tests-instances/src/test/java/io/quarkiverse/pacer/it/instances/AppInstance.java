@@ -43,8 +43,31 @@ final class AppInstance implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString()));
         log = Files.createTempFile("pacer-it-" + name, ".log");
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> status("GET", "/q/health/ready") == 200);
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> status("GET", "/q/health/ready") == 200);
+        } catch (RuntimeException e) {
+            // What the instance printed is what tells why it never became ready.
+            Answer health = call("GET", "/q/health/ready");
+            threadDump();
+            String printed = Files.readString(log);
+            process.destroyForcibly();
+            throw new IllegalStateException("Instance " + name + " not ready within 60 s (readiness: " + health.status()
+                    + " " + health.body() + "); its log:\n"
+                    + printed.substring(Math.max(0, printed.length() - 20_000)), e);
+        }
+    }
+
+    /** Has the JVM print its threads into its log, as {@code kill -3} does, and gives it a moment to do so. */
+    private void threadDump() {
+        try {
+            new ProcessBuilder("kill", "-3", Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
+            Thread.sleep(1000);
+        } catch (IOException e) {
+            // No thread dump then: the log is still printed.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     URI uri(String path) {

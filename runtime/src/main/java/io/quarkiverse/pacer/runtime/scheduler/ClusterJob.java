@@ -67,6 +67,7 @@ final class ClusterJob {
     private final AtomicLong runs = new AtomicLong();
     private final AtomicLong tokens = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean loopStarted = new AtomicBoolean();
     private final ClusterTrigger trigger = new ClusterTrigger();
     private volatile JobState state;
     /** Redis time minus the JVM clock, from the last read: for {@link Trigger#isOverdue()} only. */
@@ -122,8 +123,11 @@ final class ClusterJob {
         return runs.get();
     }
 
+    /** Starts the job's loop; a second call does nothing, so the job never runs two loops. */
     void start() {
-        check();
+        if (loopStarted.compareAndSet(false, true)) {
+            check();
+        }
     }
 
     /** Records how a run (or a skipped tick) on this instance ended. */

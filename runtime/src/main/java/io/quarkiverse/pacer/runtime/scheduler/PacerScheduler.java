@@ -26,6 +26,7 @@ import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.PacerStartup;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.scheduler.PacerJobDefinition.ProgrammaticJob;
@@ -103,6 +104,8 @@ public class PacerScheduler implements Scheduler {
     /** Moves whenever this instance stores or deletes a job: a read of the stored jobs it overlapped is dropped. */
     private final AtomicLong storedJobsChanges = new AtomicLong();
     private volatile boolean started;
+    /** Set once the application has started: jobs scheduled before wait for it. */
+    private volatile boolean running;
     private volatile boolean claiming;
     private volatile long pollTimerId = -1;
 
@@ -124,7 +127,7 @@ public class PacerScheduler implements Scheduler {
         this.vertx = vertx;
     }
 
-    // After Pacer's connections exist, before the application's own StartupEvent observers.
+    // After Pacer's connections exist, before the application's own StartupEvent observers (which may schedule jobs).
     void start(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE + 10) StartupEvent event) {
         if (!runtimeConfig.enabled()) {
             LOG.debugf("quarkus.scheduler.enabled=false: the PACER scheduler does not start");
@@ -156,7 +159,7 @@ public class PacerScheduler implements Scheduler {
         }
         started = true;
         claiming = runtimeConfig.startMode() != SchedulerRuntimeConfig.StartMode.HALTED;
-        jobs.values().forEach(ClusterJob::start);
+        // The stored jobs are back before the application's observers run (they may check for one), not running yet.
         try {
             onStoredJobs(storedJobs.readAll().await().atMost(awaitAtMost()), storedJobsChanges.get());
         } catch (RuntimeException e) {
@@ -164,6 +167,19 @@ public class PacerScheduler implements Scheduler {
                     + "retrying every %d ms", storedJobs.key(), e, STORED_JOBS_POLL_MILLIS);
         }
         pollTimerId = vertx.setPeriodic(STORED_JOBS_POLL_MILLIS, ignored -> pollStoredJobs());
+    }
+
+    /**
+     * Starts running the jobs once the application has started: a tick due at once (a job recreated from Redis, a
+     * missed tick within its grace period) must not run the application's code while its beans are still being set up
+     * by the other startup observers.
+     */
+    synchronized void run(@Observes @Priority(PacerStartup.RUN_APPLICATION_CODE) StartupEvent event) {
+        if (!started) {
+            return;
+        }
+        running = true;
+        jobs.values().forEach(ClusterJob::start);
     }
 
     private ClusterJob clusterJob(String id, String methodDescription, Scheduled scheduled, FireTimes times,
@@ -418,7 +434,10 @@ public class PacerScheduler implements Scheduler {
                 throw e;
             }
         }
-        clusterJob.start();
+        if (running) {
+            // Otherwise run() starts it with the others once the application has started.
+            clusterJob.start();
+        }
         LOG.debugf("PACER job %s (programmatic%s): %s", id, stored == null ? "" : ", stored in Redis", times.spec());
         return clusterJob.trigger();
     }
@@ -470,7 +489,9 @@ public class PacerScheduler implements Scheduler {
                 programmatic.put(id, job);
                 storedHere.put(id, json);
                 unusable.remove(id);
-                job.start();
+                if (running) {
+                    job.start();
+                }
                 LOG.debugf("PACER job %s recreated from Redis", id);
             } catch (RuntimeException e) {
                 unusable.put(id, json);

@@ -13,12 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.PacerStartup;
 import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
@@ -103,7 +105,7 @@ public class DelayedConsumers {
         consumers.values().forEach(QueueConsumer::poll);
     }
 
-    void start(@Observes StartupEvent event) {
+    void start(@Observes @Priority(PacerStartup.RUN_APPLICATION_CODE) StartupEvent event) {
         DelayedRuntimeConfig delayed = config.delayed();
         // Validated by PacerConfigValidation before any Pacer startup observer runs.
         if (handlers.isEmpty()) {

@@ -4,11 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.PacerStartup;
 import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
@@ -74,7 +76,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
         this.delivery = new TickDelivery(schedules.store(), queue, leaseMillis);
     }
 
-    void start(@Observes StartupEvent event) {
+    void start(@Observes @Priority(PacerStartup.RUN_APPLICATION_CODE) StartupEvent event) {
         if (handlers.isEmpty() || !ConsumerSettings.consumes(delayed)) {
             LOG.debugf("This instance consumes no delay queue: it fires no recurring schedule");
             return;
