@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
 import io.quarkiverse.pacer.runtime.dev.ui.PacerDelayQueuesJsonRpcService;
+import io.quarkiverse.pacer.runtime.dev.ui.PacerSchedulesJsonRpcService;
 import io.quarkiverse.pacer.runtime.dev.ui.PacerThrottlingJsonRpcService;
 import io.quarkiverse.pacer.runtime.throttle.policy.PolicyDefinition;
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottleRules;
@@ -19,9 +20,9 @@ import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 
 /**
- * The Dev UI card: a throttling page and a delay-queue page (web components under {@code dev-ui/}) that read live
- * state and act through {@link PacerThrottlingJsonRpcService} and
- * {@link PacerDelayQueuesJsonRpcService}; the build-time lists stay available as card data.
+ * The Dev UI card: a throttling page, a delay-queue page and a schedules page (web components under {@code dev-ui/})
+ * that read live state and act through {@link PacerThrottlingJsonRpcService}, {@link PacerDelayQueuesJsonRpcService}
+ * and {@link PacerSchedulesJsonRpcService}; the build-time lists stay available as card data.
  */
 class PacerDevUiProcessor {
 
@@ -43,14 +44,19 @@ class PacerDevUiProcessor {
                 .icon("font-awesome-solid:clock")
                 .componentLink("qwc-pacer-delay-queues.js")
                 .staticLabel(String.valueOf(delayed.getMethods().size())));
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Schedules")
+                .icon("font-awesome-solid:calendar-days")
+                .componentLink("qwc-pacer-schedules.js"));
         return card;
     }
 
-    /** One service a page; both answer under the extension's namespace, so the pages call them by method name. */
+    /** One service a page; all answer under the extension's namespace, so the pages call them by method name. */
     @BuildStep(onlyIf = IsLocalDevelopment.class)
     void registerJsonRpcServices(BuildProducer<JsonRPCProvidersBuildItem> services) {
         services.produce(new JsonRPCProvidersBuildItem(PacerThrottlingJsonRpcService.class));
         services.produce(new JsonRPCProvidersBuildItem(PacerDelayQueuesJsonRpcService.class));
+        services.produce(new JsonRPCProvidersBuildItem(PacerSchedulesJsonRpcService.class));
     }
 
     private static List<Map<String, Object>> policies(ThrottledMethodsBuildItem throttled) {

@@ -17,7 +17,7 @@ import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkus.test.QuarkusDevModeTest;
 
 /**
- * In dev mode the Dev UI card lists the application's throttle policies and delay queues, and serves its two pages.
+ * In dev mode the Dev UI card lists the application's throttle policies and delay queues, and serves its three pages.
  */
 class PacerDevUiDataTest {
 
@@ -45,11 +45,16 @@ class PacerDevUiDataTest {
         given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-delay-queues.js")
                 .then().statusCode(200)
                 .body(containsString("customElements.define('qwc-pacer-delay-queues', QwcPacerDelayQueues)"));
-        // The pages' JSON-RPC methods come from two services (throttling, delay queues) under the one namespace.
+        given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-schedules.js")
+                .then().statusCode(200)
+                .body(containsString("customElements.define('qwc-pacer-schedules', QwcPacerSchedules)"));
+        // The pages' JSON-RPC methods come from three services (throttling, delay queues, schedules) under the one
+        // namespace.
         String methods = given().when().get("/q/dev-ui/devui-jsonrpc-data.js").then().statusCode(200).extract().asString();
         for (String method : List.of("getPolicies", "setOverride", "clearOverride", "getDecisionCounts", "inspectKey",
                 "resetKey", "getQueues", "getAfterCommit", "getWaitingMessages", "getDeadLetters", "deliverNow", "cancel",
-                "replay", "replayAll", "purge", "purgeAll", "scheduleTestMessage")) {
+                "replay", "replayAll", "purge", "purgeAll", "scheduleTestMessage", "getJobs", "pauseJob", "resumeJob",
+                "runJobNow", "getRecurringSchedules", "pauseRecurring", "resumeRecurring", "triggerRecurringNow")) {
             assertThat(methods).contains("\"quarkus-pacer_" + method + "\"");
         }
     }

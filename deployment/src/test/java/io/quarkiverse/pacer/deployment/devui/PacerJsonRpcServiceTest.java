@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,8 +21,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedQueue;
+import io.quarkiverse.pacer.delay.RecurringDelivery;
+import io.quarkiverse.pacer.delay.RecurringSchedules;
 import io.quarkiverse.pacer.runtime.dev.ui.PacerDelayQueuesJsonRpcService;
+import io.quarkiverse.pacer.runtime.dev.ui.PacerSchedulesJsonRpcService;
 import io.quarkiverse.pacer.runtime.dev.ui.PacerThrottlingJsonRpcService;
+import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkiverse.pacer.test.support.RedisInfo;
 import io.quarkiverse.pacer.throttle.Algorithm;
 import io.quarkiverse.pacer.throttle.ThrottleKey;
@@ -28,6 +35,8 @@ import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.ThrottledException;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.processor.BuiltinScope;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -36,19 +45,23 @@ import io.vertx.core.json.JsonObject;
 /**
  * Every JSON-RPC method of the Dev UI pages, called on the service beans (registered here as Dev UI registers them in
  * dev mode): effective policies with sources, decision counts, key inspector and reset; queue depths with an
- * unconsumed queue marked, browsing, deliver now, cancel, replay, purge and test messages.
+ * unconsumed queue marked, browsing, deliver now, cancel, replay, purge and test messages; PACER jobs and recurring
+ * schedules with their state in Redis, pause, resume, run and trigger now.
  */
 class PacerJsonRpcServiceTest {
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Api.class, Orders.class, Order.class, RedisInfo.class))
+            .withApplicationRoot(jar -> jar.addClasses(Api.class, Orders.class, Order.class, Jobs.class,
+                    RedisInfo.class, RedisCommands.class))
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
             .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".limit", "3")
             .overrideConfigKey("quarkus.pacer.throttle.\"rpc-global\".window", "1h")
             .overrideConfigKey("quarkus.pacer.throttle.\"rpc-bucket\".limit", "50")
             .addBuildChainCustomizer(chain -> chain.addBuildStep(context -> context.produce(
                     AdditionalBeanBuildItem.builder()
-                            .addBeanClasses(PacerThrottlingJsonRpcService.class, PacerDelayQueuesJsonRpcService.class)
+                            .addBeanClasses(PacerThrottlingJsonRpcService.class, PacerDelayQueuesJsonRpcService.class,
+                                    PacerSchedulesJsonRpcService.class)
                             .setUnremovable()
                             .setDefaultScope(BuiltinScope.SINGLETON.getName()).build()))
                     .produces(AdditionalBeanBuildItem.class).build());
@@ -85,8 +98,45 @@ class PacerJsonRpcServiceTest {
         }
     }
 
+    /** Two PACER jobs whose ticks do not come during the test, and the queue of a recurring schedule. */
+    @Singleton
+    static class Jobs {
+        final AtomicInteger hourlyRuns = new AtomicInteger();
+        final List<String> reminders = new CopyOnWriteArrayList<>();
+
+        @Scheduled(every = "1h", delayed = "1h", identity = "rpc-hourly", executeWith = "PACER")
+        void hourly() {
+            hourlyRuns.incrementAndGet();
+        }
+
+        @Scheduled(cron = "0 0 3 * * ?", timeZone = "Europe/Paris", identity = "rpc-nightly", executeWith = "PACER")
+        void nightly() {
+            throw new IllegalStateException("the nightly job failed");
+        }
+
+        @Delayed("rpc-reminders")
+        void remind(String text) {
+            reminders.add(text);
+        }
+    }
+
     @Inject
     PacerThrottlingJsonRpcService throttling;
+
+    @Inject
+    PacerSchedulesJsonRpcService schedules;
+
+    @Inject
+    Jobs jobs;
+
+    @Inject
+    Scheduler scheduler;
+
+    @Inject
+    RecurringSchedules recurring;
+
+    @Inject
+    PacerRedis redis;
 
     @Inject
     PacerDelayQueuesJsonRpcService delayQueues;
@@ -220,7 +270,8 @@ class PacerJsonRpcServiceTest {
         queue.scheduleWithId("rpc-queeu", "typo-1", new Order(3), Duration.ofHours(1));
 
         JsonArray queues = result(delayQueues.getQueues());
-        assertThat(queues.size()).isEqualTo(2);
+        assertThat(queues.size()).isEqualTo(3);
+        assertThat(queues.getJsonObject(2).getString("queue")).isEqualTo("rpc-reminders");
         JsonObject typo = queues.getJsonObject(0);
         assertThat(typo.getString("queue")).isEqualTo("rpc-queeu");
         assertThat(typo.getString("consumer")).isNull();
@@ -279,6 +330,89 @@ class PacerJsonRpcServiceTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("is not a JSON " + Order.class.getName());
         assertThat(result(delayQueues.getWaitingMessages("rpc-queue", 10))).isEmpty();
+    }
+
+    @Test
+    void listsPacerJobsAndRecurringSchedulesAndActs() {
+        // Each job stores its first fire time with its first read of Redis, just after startup.
+        await().atMost(WAIT).until(() -> result(schedules.getJobs()).getJsonArray("jobs").stream()
+                .allMatch(job -> ((JsonObject) job).getValue("nextFireTime") != null));
+        JsonObject listed = result(schedules.getJobs());
+        assertThat(listed.getBoolean("available")).isTrue();
+        JsonArray rows = listed.getJsonArray("jobs");
+        assertThat(rows.size()).isEqualTo(2);
+        JsonObject hourly = rows.getJsonObject(0);
+        assertThat(hourly.getString("identity")).isEqualTo("rpc-hourly");
+        assertThat(hourly.getString("method")).isEqualTo(Jobs.class.getName() + "#hourly");
+        assertThat(hourly.getBoolean("programmatic")).isFalse();
+        assertThat(hourly.getLong("everyMillis")).isEqualTo(3_600_000L);
+        assertThat(hourly.getString("cron")).isNull();
+        assertThat(hourly.getLong("nextFireTime")).as("as stored in Redis")
+                .isEqualTo(Long.parseLong(RedisCommands.send(redis, "HGET", "pacer:s:{rpc-hourly}", "next").toString()));
+        assertThat(hourly.getLong("nextFireTime") - hourly.getLong("redisNow")).isBetween(0L, 3_600_000L);
+        assertThat(hourly.getValue("lastClaimedTick")).isNull();
+        assertThat(hourly.getBoolean("paused")).isFalse();
+        assertThat(hourly.getValue("runningSince")).isNull();
+        assertThat(hourly.getLong("runsHere")).isZero();
+        assertThat(hourly.getValue("lastOutcome")).isNull();
+        JsonObject nightly = rows.getJsonObject(1);
+        assertThat(nightly.getString("identity")).isEqualTo("rpc-nightly");
+        assertThat(nightly.getString("cron")).isEqualTo("0 0 3 * * ?");
+        assertThat(nightly.getString("zone")).isEqualTo("Europe/Paris");
+        assertThat(nightly.getValue("everyMillis")).isNull();
+        assertThat(nightly.getLong("nextFireTime"))
+                .isEqualTo(Long.parseLong(RedisCommands.send(redis, "HGET", "pacer:s:{rpc-nightly}", "next").toString()));
+
+        // Pause and resume go to Redis: the Scheduler API reads them back from there.
+        assertThat(schedules.pauseJob("rpc-nightly").getBoolean("paused")).isTrue();
+        assertThat(scheduler.isPaused("rpc-nightly")).isTrue();
+        assertThat(RedisCommands.send(redis, "HGET", "pacer:s:{rpc-nightly}", "paused").toString()).isEqualTo("1");
+        assertThat(result(schedules.getJobs()).getJsonArray("jobs").getJsonObject(1).getBoolean("paused")).isTrue();
+        assertThat(schedules.resumeJob("rpc-nightly").getBoolean("paused")).isFalse();
+        assertThat(scheduler.isPaused("rpc-nightly")).isFalse();
+
+        // Run now: the method once, here, and its outcome; a failure names the exception.
+        assertThat(schedules.runJobNow("rpc-hourly").getBoolean("started")).isTrue();
+        await().atMost(WAIT).until(() -> result(schedules.getJobs()).getJsonArray("jobs").getJsonObject(0)
+                .getJsonObject("lastOutcome") != null);
+        assertThat(jobs.hourlyRuns.get()).isEqualTo(1);
+        JsonObject ran = result(schedules.getJobs()).getJsonArray("jobs").getJsonObject(0);
+        assertThat(ran.getJsonObject("lastOutcome").getString("result")).isEqualTo("SUCCESS");
+        assertThat(ran.getJsonObject("lastOutcome").getBoolean("byHand")).isTrue();
+        assertThat(ran.getValue("lastClaimedTick")).as("no tick claimed").isNull();
+        assertThat(ran.getLong("nextFireTime")).isEqualTo(hourly.getLong("nextFireTime"));
+        schedules.runJobNow("rpc-nightly");
+        await().atMost(WAIT).until(() -> result(schedules.getJobs()).getJsonArray("jobs").getJsonObject(1)
+                .getJsonObject("lastOutcome") != null);
+        JsonObject failed = result(schedules.getJobs()).getJsonArray("jobs").getJsonObject(1).getJsonObject("lastOutcome");
+        assertThat(failed.getString("result")).isEqualTo("FAILURE");
+        assertThat(failed.getString("message")).isEqualTo("java.lang.IllegalStateException: the nightly job failed");
+        assertThatThrownBy(() -> schedules.pauseJob("no-such-job")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("No PACER job no-such-job on this instance");
+        assertThat(jobs.hourlyRuns.get()).isEqualTo(1);
+
+        // Recurring schedules.
+        Instant next = recurring.upsert(RecurringDelivery.every("rpc-recurring", Duration.ofHours(2))
+                .deliver("rpc-reminders", "stand up"));
+        JsonArray recurringRows = result(schedules.getRecurringSchedules());
+        assertThat(recurringRows.size()).isEqualTo(1);
+        assertThat(recurringRows.getJsonObject(0).getMap()).containsEntry("id", "rpc-recurring")
+                .containsEntry("queue", "rpc-reminders").containsEntry("everyMillis", 7_200_000L)
+                .containsEntry("cron", null).containsEntry("zone", null).containsEntry("overdueGracePeriodMillis", null)
+                .containsEntry("nextFireTime", next.toEpochMilli()).containsEntry("paused", false)
+                .containsEntry("payload", "stand up").containsEntry("truncated", false);
+        assertThat(result(schedules.pauseRecurring("rpc-recurring")).getBoolean("found")).isTrue();
+        assertThat(recurring.get("rpc-recurring").orElseThrow().paused()).isTrue();
+        assertThat(result(schedules.getRecurringSchedules()).getJsonObject(0).getBoolean("paused")).isTrue();
+        assertThat(result(schedules.resumeRecurring("rpc-recurring")).getBoolean("found")).isTrue();
+        assertThat(recurring.get("rpc-recurring").orElseThrow().paused()).isFalse();
+        JsonObject triggered = result(schedules.triggerRecurringNow("rpc-recurring"));
+        assertThat(triggered.getBoolean("found")).isTrue();
+        assertThat(triggered.getString("messageId")).startsWith("rpc-recurring@now-");
+        await().atMost(WAIT).until(() -> !jobs.reminders.isEmpty());
+        assertThat(jobs.reminders).containsExactly("stand up");
+        assertThat(result(schedules.triggerRecurringNow("no-such-schedule")).getBoolean("found")).isFalse();
+        assertThat(result(schedules.pauseRecurring("no-such-schedule")).getBoolean("found")).isFalse();
     }
 
     private JsonArray awaitDeadLetters(int count) {

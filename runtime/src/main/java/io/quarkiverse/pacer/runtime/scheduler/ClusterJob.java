@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.runtime.scheduler;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,6 +17,7 @@ import io.quarkus.scheduler.SkippedExecution;
 import io.quarkus.scheduler.Trigger;
 import io.quarkus.scheduler.common.runtime.Events;
 import io.quarkus.scheduler.common.runtime.ScheduledInvoker;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 /**
@@ -44,9 +46,12 @@ final class ClusterJob {
     /** The detail of the {@code SkippedExecution} of a tick skipped by {@code concurrentExecution = SKIP}. */
     static final String RUN_IN_FLIGHT = "the previous run is still running on an instance (concurrentExecution = SKIP)";
 
-    /** Everything about the schedule that does not change at runtime. */
+    /**
+     * Everything about the schedule that does not change at runtime: {@code invoker} runs a tick (events, tracing,
+     * metrics, skip predicate), {@code task} is the method or task alone, for a run started by hand.
+     */
     record Definition(String id, String methodDescription, FireTimes times, long delayMillis, long graceMillis,
-            boolean skipConcurrent, ScheduledInvoker invoker) {
+            boolean skipConcurrent, ScheduledInvoker invoker, ScheduledInvoker task) {
     }
 
     private final Definition definition;
@@ -69,6 +74,7 @@ final class ClusterJob {
     private volatile long clockOffset;
     private volatile long timerId = -1;
     private volatile boolean stopped;
+    private volatile JobSnapshot.Outcome lastOutcome;
 
     ClusterJob(Definition definition, JobStateStore store, Vertx vertx, PacerScheduler scheduler,
             Event<SkippedExecution> skippedEvent, JobMetrics metrics, String instanceId) {
@@ -122,6 +128,45 @@ final class ClusterJob {
         if (loopStarted.compareAndSet(false, true)) {
             check();
         }
+    }
+
+    /** Records how a run (or a skipped tick) on this instance ended. */
+    void outcome(JobSnapshot.Outcome outcome) {
+        lastOutcome = outcome;
+    }
+
+    /** The job as stored in Redis now, with what this instance knows of its runs. */
+    Uni<JobSnapshot> snapshot(boolean storedInRedis) {
+        FireTimes times = definition.times();
+        Long every = times instanceof FireTimes.Every e ? e.period() : null;
+        FireTimes.CronTimes cron = times instanceof FireTimes.CronTimes c ? c : null;
+        return store.read(key, ttlMillis).map(read -> new JobSnapshot(definition.id(), definition.methodDescription(),
+                storedInRedis, every, cron == null ? null : cron.expression(),
+                cron == null ? null : cron.zone().getId(), Instant.ofEpochMilli(read.now()), instant(read.next()),
+                instant(read.last()), read.paused(), read.run() == null ? null : Instant.ofEpochMilli(read.run().tick()),
+                runs.get(), lastOutcome));
+    }
+
+    private static Instant instant(Long millis) {
+        return millis == null ? null : Instant.ofEpochMilli(millis);
+    }
+
+    /**
+     * Runs the method (or task) once on this instance now, outside the ticks: no tick is claimed, the skip predicate is
+     * not asked and no execution event is fired, as with Quarkus's own scheduler when a method is run from the Dev
+     * UI. The run's execution has this job's trigger and the current time as its fire times.
+     */
+    void runNow() {
+        Instant now = Instant.now();
+        JobRun.start(definition.task(), new ClusterExecution(trigger, now, now), vertx).whenComplete((ignored, thrown) -> {
+            Throwable failure = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause()
+                    : thrown;
+            if (failure != null) {
+                LOG.warnf(failure, "PACER job %s: the run started by hand failed", definition.id());
+            }
+            lastOutcome = new JobSnapshot.Outcome(failure == null ? JobSnapshot.Result.SUCCESS : JobSnapshot.Result.FAILURE,
+                    Instant.now(), now, true, failure == null ? null : failure.toString());
+        });
     }
 
     void stop() {

@@ -13,7 +13,8 @@ import io.vertx.core.Vertx;
 /**
  * Runs one claimed tick as Quarkus's own scheduler would (a duplicated context; a worker thread for a blocking method,
  * the event loop for a {@code Uni} or {@code CompletionStage} one) and tells when the run is over, which Quarkus's
- * offloading invoker does not: the lease of {@code concurrentExecution = SKIP} is held until then.
+ * offloading invoker does not: the lease of {@code concurrentExecution = SKIP} is held until then. The returned future
+ * fails with the run's failure.
  */
 final class JobRun {
 
@@ -41,11 +42,17 @@ final class JobRun {
             if (stage == null) {
                 done.complete(null);
             } else {
-                stage.whenComplete((ignored, failure) -> done.complete(null));
+                stage.whenComplete((ignored, failure) -> {
+                    if (failure == null) {
+                        done.complete(null);
+                    } else {
+                        done.completeExceptionally(failure);
+                    }
+                });
             }
         } catch (Throwable failure) {
-            // The StatusEmitterInvoker has logged it and fired FailedExecution.
-            done.complete(null);
+            // For a tick, the StatusEmitterInvoker has logged it and fired FailedExecution.
+            done.completeExceptionally(failure);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.runtime.scheduler;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -188,7 +189,7 @@ public class PacerScheduler implements Scheduler {
                 delayMillis(scheduled),
                 SchedulerUtils.parseOverdueGracePeriod(scheduled, runtimeConfig.overdueGracePeriod()).toMillis(),
                 scheduled.concurrentExecution() == Scheduled.ConcurrentExecution.SKIP,
-                invoker(base, predicate, jobMetrics));
+                invoker(base, predicate, jobMetrics), base);
         return new ClusterJob(definition, store, vertx, this, events.skippedExecution, jobMetrics, instanceId);
     }
 
@@ -197,11 +198,33 @@ public class PacerScheduler implements Scheduler {
      * wrapping the predicate would change the event's detail, which names the predicate's class).
      */
     void countSkipped(@Observes SkippedExecution skipped) {
-        if (metrics != null && skipped.getExecution() instanceof ClusterExecution execution
-                && !ClusterJob.RUN_IN_FLIGHT.equals(skipped.getDetail())) {
+        if (skipped.getExecution() instanceof ClusterExecution execution) {
+            ClusterJob job = jobs.get(execution.getTrigger().getId());
+            if (job == null) {
+                return;
+            }
+            if (metrics != null && !ClusterJob.RUN_IN_FLIGHT.equals(skipped.getDetail())) {
+                job.metrics().skipped(JobMetrics.Skip.SKIP_EXECUTION_IF, 1);
+            }
+            outcome(execution, JobSnapshot.Result.SKIPPED, skipped.getDetail());
+        }
+    }
+
+    /** The last outcome of each job on this instance, for {@link #snapshots()}: Quarkus's invoker tells it by event. */
+    void onSuccess(@Observes SuccessfulExecution successful) {
+        outcome(successful.getExecution(), JobSnapshot.Result.SUCCESS, null);
+    }
+
+    void onFailure(@Observes FailedExecution failed) {
+        outcome(failed.getExecution(), JobSnapshot.Result.FAILURE, String.valueOf(failed.getException()));
+    }
+
+    private void outcome(ScheduledExecution execution, JobSnapshot.Result result, String message) {
+        if (execution instanceof ClusterExecution) {
             ClusterJob job = jobs.get(execution.getTrigger().getId());
             if (job != null) {
-                job.metrics().skipped(JobMetrics.Skip.SKIP_EXECUTION_IF, 1);
+                job.outcome(new JobSnapshot.Outcome(result, Instant.now(), execution.getScheduledFireTime(), false,
+                        message));
             }
         }
     }
@@ -548,6 +571,38 @@ public class PacerScheduler implements Scheduler {
     @Override
     public String implementation() {
         return IMPLEMENTATION;
+    }
+
+    /**
+     * Every job of this instance by identity, each with its state read from Redis now (for the Dev UI).
+     *
+     * @return the jobs sorted by identity; empty when there is none
+     */
+    public Uni<List<JobSnapshot>> snapshots() {
+        List<Uni<JobSnapshot>> reads = new ArrayList<>();
+        for (ClusterJob job : jobs.values()) {
+            reads.add(job.snapshot(storedHere.containsKey(job.id())));
+        }
+        if (reads.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(reads).andFailFast().map(List::copyOf);
+    }
+
+    /**
+     * Runs a job's method (or task) once on this instance now, whether the job is paused or not, outside its ticks (for
+     * the Dev UI): no tick is claimed, the skip predicate is not asked and no execution event is fired; the outcome
+     * shows in {@link #snapshots()}.
+     *
+     * @return {@code false} if this instance has no job of this identity
+     */
+    public boolean runNow(String identity) {
+        ClusterJob job = job(identity);
+        if (job == null) {
+            return false;
+        }
+        job.runNow();
+        return true;
     }
 
     private ClusterJob job(String identity) {
