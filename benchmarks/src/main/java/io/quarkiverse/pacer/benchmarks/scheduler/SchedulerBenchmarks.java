@@ -23,6 +23,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.benchmarks.BenchmarkContext;
 import io.quarkiverse.pacer.benchmarks.BenchmarkSettings;
 import io.quarkiverse.pacer.benchmarks.LoadRunner;
+import io.quarkiverse.pacer.benchmarks.ResultTable;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.delay.RecurringDelivery;
 import io.quarkiverse.pacer.delay.RecurringSchedules;
@@ -50,6 +51,8 @@ public class SchedulerBenchmarks {
 
     /** After the window's last tick, how long its late runs may still come in. */
     private static final Duration SETTLE = Duration.ofSeconds(5);
+    /** After a scenario's schedules are removed, before the next scenario starts. */
+    private static final Duration QUIET = Duration.ofSeconds(3);
     /** Threads creating and deleting the recurring schedules (blocking calls). */
     private static final int SETUP_THREADS = 16;
 
@@ -183,6 +186,8 @@ public class SchedulerBenchmarks {
                 LOG.warnf("%s: tearing down failed: %s", implementation, e);
             }
             recorder.reset(Long.MAX_VALUE, Long.MAX_VALUE);
+            // What the stopped schedules still had in flight drains before the next scenario.
+            Thread.sleep(QUIET.toMillis());
         }
     }
 
@@ -249,6 +254,8 @@ public class SchedulerBenchmarks {
         if (run.early() > 0) {
             note.append(String.format(Locale.ROOT, ", %,d early", run.early()));
         }
+        note.append(String.format(Locale.ROOT, "; lateness min %s ms", ResultTable.millis(
+                lateness.getMinValue() / 1e3)));
         note.append(String.format(Locale.ROOT, "; Redis CPU %.1f ms per tick (%.2f cores); Redis calls per tick:"
                 + " %,.0f script calls, %,.0f commands in all%s; JVM CPU %.2f cores (%s); set-up %,d ms",
                 run.redisCpuSeconds() * 1e3 / ticks, run.redisCpuSeconds() / run.elapsedSeconds(),
