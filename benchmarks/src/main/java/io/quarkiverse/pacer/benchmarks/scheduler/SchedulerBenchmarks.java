@@ -100,7 +100,9 @@ public class SchedulerBenchmarks {
     /** One scheduler's figures over the window. */
     record Measured(int jobs, long windowSeconds, long runs, long distinct, long missed, long extra, long duplicates,
             int jobsShort, long early, Histogram lateness, double redisCpuSeconds, Map<String, Long> calls,
-            long jvmCpuNanos, double elapsedSeconds, long setupMillis, String busiestThreads, String failure) {
+            long jvmCpuNanos, double elapsedSeconds, long setupMillis, String busiestThreads, double machineBusy,
+            double connectionRunnable,
+            String failure) {
 
         long expected() {
             return jobs * windowSeconds;
@@ -137,12 +139,20 @@ public class SchedulerBenchmarks {
             double cpu1 = redisCpuSeconds(context);
             long jvm1 = LoadRunner.processCpuNanos();
             Map<String, Long> threads1 = ThreadCpu.snapshot();
+            long[] machine1 = ThreadCpu.machine();
+            ThreadSampler sampler = new ThreadSampler("pacer-redis");
             long t1 = System.nanoTime();
             sleepUntil(windowEnd);
             double cpu2 = redisCpuSeconds(context);
             long jvm2 = LoadRunner.processCpuNanos();
             Map<String, Long> threads2 = ThreadCpu.snapshot();
+            long[] machine2 = ThreadCpu.machine();
             long t2 = System.nanoTime();
+            sampler.close();
+            double busy = ThreadCpu.busyShare(machine1, machine2);
+            LOG.infof("%s, %,d schedules: machine CPU busy %.0f%% (all processes), load average %s; Pacer's connection"
+                    + " threads (pacer-redis-*) RUNNABLE in %.0f%% of %s", implementation, jobs, busy * 100,
+                    loadAverage(), sampler.runnableShare() * 100, sampler.describe(10));
             String busiest = ThreadCpu.busiest(threads1, threads2, (t2 - t1) / 1e9, 4);
             LOG.infof("%s, %,d schedules: busiest JVM threads (cores): %s", implementation, jobs,
                     ThreadCpu.busiest(threads1, threads2, (t2 - t1) / 1e9, 12));
@@ -174,11 +184,11 @@ public class SchedulerBenchmarks {
                     + " window opened", implementation, jobs, counted, expected, distinct, recorder.allRuns());
             return new Measured(jobs, windowSeconds, counted, distinct, missed, extra, counted - distinct, jobsShort,
                     recorder.early(), recorder.lateness().copy(), cpu2 - cpu1, calls(commandStats), jvm2 - jvm1,
-                    (t2 - t1) / 1e9, setupMillis, busiest, null);
+                    (t2 - t1) / 1e9, setupMillis, busiest, busy, sampler.runnableShare(), null);
         } catch (Exception | Error e) {
             LOG.errorf(e, "%s, %,d schedules failed", implementation, jobs);
             return new Measured(jobs, windowSeconds, 0, 0, 0, 0, 0, 0, 0, recorder.lateness().copy(), 0, Map.of(), 0,
-                    0, System.currentTimeMillis() - setupStart, "", e.toString());
+                    0, System.currentTimeMillis() - setupStart, "", 0, 0, e.toString());
         } finally {
             try {
                 tearDown.run();
@@ -261,6 +271,8 @@ public class SchedulerBenchmarks {
                 run.redisCpuSeconds() * 1e3 / ticks, run.redisCpuSeconds() / run.elapsedSeconds(),
                 run.scriptCalls() / ticks, run.allCalls() / ticks, topCalls(run, ticks),
                 run.jvmCpuNanos() / 1e9 / run.elapsedSeconds(), run.busiestThreads(), run.setupMillis()));
+        note.append(String.format(Locale.ROOT, "; machine CPU busy %.0f%%; pacer-redis thread RUNNABLE %.0f%% of samples",
+                run.machineBusy() * 100, run.connectionRunnable() * 100));
         if (simple != null && simple.failure() == null && simple.runs() > 0) {
             double p50 = simple.lateness().getValueAtPercentile(50);
             double p99 = simple.lateness().getValueAtPercentile(99);
@@ -305,6 +317,14 @@ public class SchedulerBenchmarks {
             }
         }
         return sum;
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException e) {
+            return "?";
+        }
     }
 
     private static void sleepUntil(long epochMillis) throws InterruptedException {

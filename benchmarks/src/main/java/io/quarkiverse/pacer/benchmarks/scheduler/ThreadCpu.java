@@ -44,6 +44,28 @@ final class ThreadCpu {
         return groups;
     }
 
+    /** Busy and total jiffies of the whole machine ({@code /proc/stat}), {0, 0} where it is missing. */
+    static long[] machine() {
+        try {
+            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < fields.length; i++) {
+                total += Long.parseLong(fields[i]);
+            }
+            // idle and iowait
+            long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+            return new long[] { total - idle, total };
+        } catch (IOException | RuntimeException e) {
+            return new long[] { 0, 0 };
+        }
+    }
+
+    /** The machine's busy share between two {@link #machine()} readings. */
+    static double busyShare(long[] before, long[] after) {
+        long total = after[1] - before[1];
+        return total <= 0 ? 0 : (after[0] - before[0]) / (double) total;
+    }
+
     /** The {@code limit} busiest groups between two snapshots, in cores over {@code seconds}. */
     static String busiest(Map<String, Long> before, Map<String, Long> after, double seconds, int limit) {
         Map<String, Long> delta = new HashMap<>();
