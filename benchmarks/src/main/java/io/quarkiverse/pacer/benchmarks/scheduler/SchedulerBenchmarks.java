@@ -101,7 +101,7 @@ public class SchedulerBenchmarks {
     record Measured(int jobs, long windowSeconds, long runs, long distinct, long missed, long extra, long duplicates,
             int jobsShort, long early, Histogram lateness, double redisCpuSeconds, Map<String, Long> calls,
             long jvmCpuNanos, double elapsedSeconds, long setupMillis, String busiestThreads, double machineBusy,
-            double connectionRunnable,
+            double connectionBusy,
             String failure) {
 
         long expected() {
@@ -151,8 +151,9 @@ public class SchedulerBenchmarks {
             sampler.close();
             double busy = ThreadCpu.busyShare(machine1, machine2);
             LOG.infof("%s, %,d schedules: machine CPU busy %.0f%% (all processes), load average %s; Pacer's connection"
-                    + " threads (pacer-redis-*) RUNNABLE in %.0f%% of %s", implementation, jobs, busy * 100,
-                    loadAverage(), sampler.runnableShare() * 100, sampler.describe(10));
+                    + " threads (pacer-redis-*) at work (not waiting in their selector) in %.0f%% of %s", implementation, jobs,
+                    busy * 100,
+                    loadAverage(), sampler.busyShare() * 100, sampler.describe(10));
             String busiest = ThreadCpu.busiest(threads1, threads2, (t2 - t1) / 1e9, 4);
             LOG.infof("%s, %,d schedules: busiest JVM threads (cores): %s", implementation, jobs,
                     ThreadCpu.busiest(threads1, threads2, (t2 - t1) / 1e9, 12));
@@ -184,7 +185,7 @@ public class SchedulerBenchmarks {
                     + " window opened", implementation, jobs, counted, expected, distinct, recorder.allRuns());
             return new Measured(jobs, windowSeconds, counted, distinct, missed, extra, counted - distinct, jobsShort,
                     recorder.early(), recorder.lateness().copy(), cpu2 - cpu1, calls(commandStats), jvm2 - jvm1,
-                    (t2 - t1) / 1e9, setupMillis, busiest, busy, sampler.runnableShare(), null);
+                    (t2 - t1) / 1e9, setupMillis, busiest, busy, sampler.busyShare(), null);
         } catch (Exception | Error e) {
             LOG.errorf(e, "%s, %,d schedules failed", implementation, jobs);
             return new Measured(jobs, windowSeconds, 0, 0, 0, 0, 0, 0, 0, recorder.lateness().copy(), 0, Map.of(), 0,
@@ -271,8 +272,9 @@ public class SchedulerBenchmarks {
                 run.redisCpuSeconds() * 1e3 / ticks, run.redisCpuSeconds() / run.elapsedSeconds(),
                 run.scriptCalls() / ticks, run.allCalls() / ticks, topCalls(run, ticks),
                 run.jvmCpuNanos() / 1e9 / run.elapsedSeconds(), run.busiestThreads(), run.setupMillis()));
-        note.append(String.format(Locale.ROOT, "; machine CPU busy %.0f%%; pacer-redis thread RUNNABLE %.0f%% of samples",
-                run.machineBusy() * 100, run.connectionRunnable() * 100));
+        note.append(String.format(Locale.ROOT,
+                "; machine CPU busy %.0f%%; Pacer's connection thread at work in %.0f%% of stack samples",
+                run.machineBusy() * 100, run.connectionBusy() * 100));
         if (simple != null && simple.failure() == null && simple.runs() > 0) {
             double p50 = simple.lateness().getValueAtPercentile(50);
             double p99 = simple.lateness().getValueAtPercentile(99);

@@ -73,15 +73,20 @@ final class ThreadSampler implements AutoCloseable {
         }
     }
 
-    /** The share of samples in which the threads were {@code RUNNABLE}. */
-    double runnableShare() {
+    /**
+     * The share of samples in which the threads were at work: anywhere but waiting in their event loop's selector
+     * (which Java reports as {@code RUNNABLE} too). A thread at work in every sample while it used less than a core
+     * was waiting for a CPU.
+     */
+    double busyShare() {
         synchronized (tally) {
             if (samples == 0) {
                 return 0;
             }
-            long runnable = tally.entrySet().stream().filter(e -> e.getKey().startsWith("RUNNABLE"))
+            long idle = tally.entrySet().stream()
+                    .filter(e -> e.getKey().contains("EPoll.wait") || e.getKey().contains("SelectorImpl.doSelect"))
                     .mapToLong(Map.Entry::getValue).sum();
-            return runnable / (double) samples;
+            return 1 - idle / (double) samples;
         }
     }
 
