@@ -17,6 +17,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.benchmarks.ResultTable.Row;
 import io.quarkiverse.pacer.benchmarks.delay.DelayedBenchmarks;
 import io.quarkiverse.pacer.benchmarks.rest.RestThrottleBenchmarks;
+import io.quarkiverse.pacer.benchmarks.scheduler.SchedulerBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ClusterThrottleBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.PlanLimitsBenchmarks;
 import io.quarkiverse.pacer.benchmarks.throttle.ThrottleBenchmarks;
@@ -53,6 +54,9 @@ public class BenchmarkApplication implements QuarkusApplication {
     @Inject
     RestThrottleBenchmarks rest;
 
+    @Inject
+    SchedulerBenchmarks scheduler;
+
     @Override
     public int run(String... args) throws Exception {
         BenchmarkSettings settings = BenchmarkSettings.fromSystemProperties();
@@ -88,6 +92,9 @@ public class BenchmarkApplication implements QuarkusApplication {
             }
             if (settings.runs("tracing")) {
                 runGroup("tracing", "Tracing-cost", failures, () -> tracing.run(context));
+            }
+            if (settings.runs("scheduler")) {
+                runGroup("scheduler", "Scheduler", failures, () -> scheduler.run(context));
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);

@@ -60,7 +60,7 @@ public record BenchmarkSettings(
     }
 
     /** Accepts {@code 500ms}, {@code 3s}, {@code 1m} or an ISO-8601 duration. */
-    static Duration duration(String property, String defaultValue) {
+    public static Duration duration(String property, String defaultValue) {
         String text = System.getProperty(property, defaultValue).trim().toLowerCase(Locale.ROOT);
         try {
             if (text.endsWith("ms")) {

@@ -259,7 +259,7 @@ public final class ResultTable {
         return String.format(Locale.ROOT, "%,.0f", value);
     }
 
-    static String millis(Double value) {
+    public static String millis(Double value) {
         if (value == null) {
             return "";
         }
