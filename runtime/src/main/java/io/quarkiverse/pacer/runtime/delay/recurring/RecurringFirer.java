@@ -171,7 +171,8 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
     }
 
     /**
-     * After the test kit put its clock back: every schedule starts over from Redis time now, then a catch-up.
+     * After the test kit put its clock back: the schedules the moved clock pushed ahead start over from Redis time now
+     * ({@link RedisRecurringSchedules#startOver()}), then a catch-up.
      *
      * @return completes as {@link #catchUp()} does
      */
