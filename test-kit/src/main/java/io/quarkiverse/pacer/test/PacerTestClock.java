@@ -3,23 +3,33 @@ package io.quarkiverse.pacer.test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.pacer.runtime.delay.consumer.DelayedConsumers;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.redis.RedisTimeSleeper;
 import io.quarkiverse.pacer.runtime.redis.ScriptClockShift;
 import io.quarkiverse.pacer.runtime.throttle.engine.ThrottleResets;
 import io.quarkus.arc.Unremovable;
 
 /**
  * Pacer's clock in tests: moves the time Pacer reads forward, so what waits for time happens at once. A delayed message
- * due in 30 minutes is delivered, a token bucket refills, a window starts over and a {@code CONCURRENCY} lease whose
- * holder stopped renewing it expires, all within the test's real time.
+ * due in 30 minutes is delivered, a token bucket refills, a window starts over, a {@code CONCURRENCY} lease whose
+ * holder stopped renewing it expires, and the ticks of {@code PACER} jobs and recurring schedules run, all within the
+ * test's real time.
  *
  * <pre>
  * {@code
@@ -52,6 +62,8 @@ public class PacerTestClock {
     private final PacerRedis redis;
     private final ThrottleResets resets;
     private final DelayedConsumers consumers;
+    /** The PACER scheduler and the recurring schedules' firer, whose timers run in real time. */
+    private final Instance<RedisTimeSleeper> sleepers;
     private final ScriptClockShift shift = new ScriptClockShift() {
         @Override
         public String prelude() {
@@ -65,21 +77,32 @@ public class PacerTestClock {
     };
 
     @Inject
-    PacerTestClock(PacerRedis redis, ThrottleResets resets, DelayedConsumers consumers) {
+    PacerTestClock(PacerRedis redis, ThrottleResets resets, DelayedConsumers consumers,
+            @Any Instance<RedisTimeSleeper> sleepers) {
         this.redis = redis;
         this.resets = resets;
         this.consumers = consumers;
+        this.sleepers = sleepers;
         LuaScript.shiftClock(shift);
     }
 
     /**
      * Moves Pacer's time forward by {@code amount}. When this method returns, every Pacer decision and queue operation
-     * sees the new time, cached rejections are forgotten, and this application's consumers of delay queues are
-     * claiming the messages that became due (wait for their effect, e.g. with Awaitility, or call
-     * {@link PacerTestQueues#awaitIdle()}).
+     * sees the new time, cached rejections are forgotten, and:
+     * <ul>
+     * <li>every tick of a {@code PACER} job that the clock passed has been claimed by this application and its run has
+     * started (ticks older than the job's {@code overdueGracePeriod} are skipped, as the scheduler skips missed ticks);
+     * wait for the run's effect, e.g. with Awaitility;</li>
+     * <li>every tick of a recurring schedule that the clock passed has been fired and its message stored in its delay
+     * queue (older than the schedule's grace period: skipped);</li>
+     * <li>this application's consumers of delay queues are claiming the messages that became due (wait for their
+     * effect, e.g. with Awaitility, or call {@link PacerTestQueues#awaitIdle()}).</li>
+     * </ul>
+     * Call it from the test's thread: it blocks until the schedulers have caught up with the new time.
      *
      * @param amount how far to move, zero or more (microsecond precision)
      * @throws IllegalArgumentException if {@code amount} is negative
+     * @throws AssertionError if the schedulers have not caught up within 10 seconds (Redis unreachable)
      */
     public void advance(Duration amount) {
         if (amount.isNegative()) {
@@ -88,6 +111,8 @@ public class PacerTestClock {
         offsetMicros.addAndGet(amount.getSeconds() * 1_000_000 + amount.getNano() / 1_000);
         // A rejection cached in this JVM waits in real time: Redis must decide again at the new time.
         resets.forgetLocalRejections();
+        // Their timers run in real time: they read the moved time only when woken.
+        awaitSleepers(RedisTimeSleeper::catchUp, "catch up with the clock moved by " + amount);
         consumers.pollNow();
     }
 
@@ -114,11 +139,32 @@ public class PacerTestClock {
 
     /**
      * Puts the clock back to Redis time. State Pacer wrote at a later time (windows, leases, due times) then lies in the
-     * future: clear it too ({@link PacerResetExtension} does both).
+     * future: clear it too ({@link PacerResetExtension} does both). The schedules start over from Redis time: a
+     * {@code PACER} job or a recurring schedule (not paused) whose next tick the moved clock had pushed further ahead
+     * than one tick from now is due next at its first tick from now.
+     *
+     * @throws AssertionError if the schedules have not started over within 10 seconds (Redis unreachable)
      */
     public void reset() {
         offsetMicros.set(0);
         resets.forgetLocalRejections();
+        awaitSleepers(RedisTimeSleeper::startOver, "start the schedules over after the clock was reset");
+    }
+
+    private void awaitSleepers(Function<RedisTimeSleeper, CompletionStage<Void>> step, String what) {
+        CompletableFuture<?>[] steps = sleepers.stream().map(step).map(CompletionStage::toCompletableFuture)
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(steps).get(KitScripts.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("Pacer's schedulers did not " + what + " within " + KitScripts.TIMEOUT
+                    + " (is Redis reachable?)", e);
+        } catch (ExecutionException e) {
+            throw new AssertionError("Pacer's schedulers could not " + what + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while Pacer's schedulers " + what, e);
+        }
     }
 
     @PreDestroy

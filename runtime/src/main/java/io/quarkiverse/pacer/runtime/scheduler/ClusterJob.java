@@ -2,9 +2,13 @@ package io.quarkiverse.pacer.runtime.scheduler;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.event.Event;
@@ -66,8 +70,9 @@ final class ClusterJob {
     private final String tokenPrefix;
     private final AtomicLong runs = new AtomicLong();
     private final AtomicLong tokens = new AtomicLong();
-    private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean loopStarted = new AtomicBoolean();
+    /** The members of the runs started here whose lease is not released yet. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final ClusterTrigger trigger = new ClusterTrigger();
     private volatile JobState state;
     /** Redis time minus the JVM clock, from the last read: for {@link Trigger#isOverdue()} only. */
@@ -75,6 +80,15 @@ final class ClusterJob {
     private volatile long timerId = -1;
     private volatile boolean stopped;
     private volatile JobSnapshot.Outcome lastOutcome;
+    /** Catch-ups asked for (the test kit moved the clock), numbered from 1; guarded by {@code this}. */
+    private long catchUpsAsked;
+    /** The catch-ups the read in progress was made after. */
+    private long catchUpsReading;
+    /** Catch-ups waiting for a read made after them to find nothing due; empty in an application. */
+    private final List<CatchUp> catchUps = new ArrayList<>(0);
+
+    private record CatchUp(long number, CompletableFuture<Void> done) {
+    }
 
     ClusterJob(Definition definition, JobStateStore store, Vertx vertx, PacerScheduler scheduler,
             Event<SkippedExecution> skippedEvent, JobMetrics metrics, String instanceId) {
@@ -175,6 +189,10 @@ final class ClusterJob {
         if (id != -1) {
             vertx.cancelTimer(id);
         }
+        synchronized (this) {
+            catchUps.forEach(catchUp -> catchUp.done().complete(null));
+            catchUps.clear();
+        }
     }
 
     /** Reads again at once if the job is sleeping (after a pause or resume through this instance). */
@@ -190,6 +208,9 @@ final class ClusterJob {
     private void check() {
         if (stopped) {
             return;
+        }
+        synchronized (this) {
+            catchUpsReading = catchUpsAsked;
         }
         store.read(key, ttlMillis).subscribe().with(this::onState, this::onFailure);
     }
@@ -214,6 +235,7 @@ final class ClusterJob {
             return;
         }
         if (read.paused() || !scheduler.isClaiming()) {
+            caughtUp();
             wakeIn(periodMillis);
             return;
         }
@@ -224,6 +246,7 @@ final class ClusterJob {
         }
         long next = read.next();
         if (read.now() < next) {
+            caughtUp();
             // While a run is in flight anywhere, look again when its lease would end: if its instance died, the tick
             // runs again soon after, not only at the next tick.
             wakeIn(lease == null ? next - read.now() : Math.min(next, lease.deadline() + 1) - read.now());
@@ -251,7 +274,8 @@ final class ClusterJob {
                     if (result.claim() == Claim.LOST) {
                         wakeIn(0);
                     } else {
-                        wakeIn(newNext - result.now());
+                        // A catch-up completes on a read that finds nothing due: it also shows the moved-on state.
+                        wakeIn(catchingUp() ? 0 : newNext - result.now());
                     }
                 }, this::onFailure);
     }
@@ -303,7 +327,7 @@ final class ClusterJob {
      */
     private void execute(ClusterExecution execution, String member) {
         runs.incrementAndGet();
-        inFlight.incrementAndGet();
+        running.add(member);
         AtomicBoolean ended = new AtomicBoolean();
         long renewal = vertx.setPeriodic(LEASE_MILLIS / 3, id -> store.renewLease(key, member, LEASE_MILLIS)
                 .subscribe().with(held -> {
@@ -317,11 +341,14 @@ final class ClusterJob {
                 }, failure -> LOG.debugf("PACER job %s: lease renewal failed: %s", definition.id(), failure)));
         JobRun.start(definition.invoker(), execution, vertx).whenComplete((ignored, failure) -> {
             ended.set(true);
-            inFlight.decrementAndGet();
             // An unreleased lease would expire and run the tick again: retry, renewing the lease meanwhile.
             store.releaseLease(key, member).onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1))
-                    .atMost(RELEASE_ATTEMPTS).subscribe().with(held -> vertx.cancelTimer(renewal), releaseFailure -> {
+                    .atMost(RELEASE_ATTEMPTS).subscribe().with(held -> {
                         vertx.cancelTimer(renewal);
+                        running.remove(member);
+                    }, releaseFailure -> {
+                        vertx.cancelTimer(renewal);
+                        running.remove(member);
                         LOG.warnf("PACER job %s: the run of the tick of %s ended, but its lease could not be released "
                                 + "(%s); another instance may run the tick again once it expires", definition.id(),
                                 execution.getScheduledFireTime(), releaseFailure);
@@ -333,7 +360,8 @@ final class ClusterJob {
         if (stopped) {
             return;
         }
-        long delay = Math.max(1, Math.min(millis, MAX_WAIT_MILLIS));
+        // A catch-up asked for while this pass was reading needs a read of its own, at once.
+        long delay = catchUpsAsked > catchUpsReading ? 1 : Math.max(1, Math.min(millis, MAX_WAIT_MILLIS));
         timerId = vertx.setTimer(delay, this::onTimer);
     }
 
@@ -345,6 +373,63 @@ final class ClusterJob {
             timerId = -1;
         }
         check();
+    }
+
+    /**
+     * After the test kit moved the clock: renews the leases of the runs in progress here (moving the clock is no stall of
+     * theirs), then reads at once and claims what became due.
+     *
+     * @return completes once a read made after this call found no tick due (or the job paused): every tick the clock
+     *         passed has been claimed and its run started, or skipped by the missed-tick rules
+     */
+    CompletableFuture<Void> catchUp() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        synchronized (this) {
+            if (stopped) {
+                done.complete(null);
+                return done;
+            }
+            catchUps.add(new CatchUp(++catchUpsAsked, done));
+        }
+        List<Uni<Boolean>> renewals = new ArrayList<>();
+        running.forEach(member -> renewals.add(store.renewLease(key, member, LEASE_MILLIS)));
+        Uni<Void> renewed = renewals.isEmpty() ? Uni.createFrom().voidItem()
+                : Uni.join().all(renewals).andCollectFailures().replaceWithVoid();
+        renewed.subscribe().with(ignored -> checkNow(), failure -> checkNow());
+        return done;
+    }
+
+    /**
+     * After the test kit put its clock back: a next tick further ahead than one tick from Redis time now (it was
+     * computed on the moved clock) moves back to that tick, with the claim's compare-and-set; then a catch-up.
+     */
+    CompletableFuture<Void> startOver() {
+        FireTimes times = definition.times();
+        return store.read(key, ttlMillis).flatMap(read -> {
+            if (read.next() == null || !times.spec().equals(read.spec()) || read.next() <= times.after(read.now())) {
+                return Uni.createFrom().voidItem();
+            }
+            return store.claim(key, read.next(), times.spec(), times.after(read.now()), null, false, LEASE_MILLIS, "",
+                    ttlMillis).replaceWithVoid();
+        }).subscribeAsCompletionStage().thenCompose(ignored -> catchUp());
+    }
+
+    private synchronized boolean catchingUp() {
+        return !catchUps.isEmpty();
+    }
+
+    /** A read found nothing due: the catch-ups it was made after are done. */
+    private synchronized void caughtUp() {
+        if (catchUps.isEmpty()) {
+            return;
+        }
+        catchUps.removeIf(catchUp -> {
+            if (catchUp.number() <= catchUpsReading) {
+                catchUp.done().complete(null);
+                return true;
+            }
+            return false;
+        });
     }
 
     /** The job as {@link io.quarkus.scheduler.Scheduler#getScheduledJobs()} shows it, from the last read. */

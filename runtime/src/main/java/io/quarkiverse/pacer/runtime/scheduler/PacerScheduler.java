@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +31,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.pacer.runtime.PacerStartup;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.redis.RedisTimeSleeper;
 import io.quarkiverse.pacer.runtime.scheduler.PacerJobDefinition.ProgrammaticJob;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -70,9 +73,9 @@ import io.vertx.core.Vertx;
  * follow
  * its scheduling and unscheduling by polling; one whose task is an instance runs on the instances that scheduled it.
  */
-@Typed(Scheduler.class)
+@Typed({ Scheduler.class, RedisTimeSleeper.class })
 @Singleton
-public class PacerScheduler implements Scheduler {
+public class PacerScheduler implements Scheduler, RedisTimeSleeper {
 
     /** The implementation's name, for {@code @Scheduled(executeWith = ...)}. */
     public static final String IMPLEMENTATION = "PACER";
@@ -566,6 +569,18 @@ public class PacerScheduler implements Scheduler {
                     "deleting the job " + id);
         }
         return job == null ? null : job.trigger();
+    }
+
+    /** Every job of this instance catches up with Redis time (the test kit moved its clock). */
+    @Override
+    public CompletionStage<Void> catchUp() {
+        return CompletableFuture.allOf(jobs.values().stream().map(ClusterJob::catchUp).toArray(CompletableFuture[]::new));
+    }
+
+    /** Every job of this instance starts over from Redis time (the test kit put its clock back). */
+    @Override
+    public CompletionStage<Void> startOver() {
+        return CompletableFuture.allOf(jobs.values().stream().map(ClusterJob::startOver).toArray(CompletableFuture[]::new));
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.quarkiverse.pacer.runtime.delay.recurring;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -19,6 +21,7 @@ import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
 import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisSubscription;
+import io.quarkiverse.pacer.runtime.redis.RedisTimeSleeper;
 import io.quarkiverse.pacer.runtime.scheduler.DueTick;
 import io.quarkiverse.pacer.runtime.scheduler.FireTimes;
 import io.quarkus.runtime.ShutdownEvent;
@@ -37,7 +40,7 @@ import io.vertx.core.Vertx;
  * happens to the ticks it fires is counted per delay queue in {@link RecurringMetrics}.
  */
 @Singleton
-public class RecurringFirer implements RedisSubscription.Listener {
+public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSleeper {
 
     private static final Logger LOG = Logger.getLogger(RecurringFirer.class);
 
@@ -63,6 +66,16 @@ public class RecurringFirer implements RedisSubscription.Listener {
     private boolean polling;
     private boolean again;
     private volatile boolean stopped;
+    private boolean started;
+    /** Catch-ups asked for (the test kit moved the clock), numbered from 1; guarded by {@code this}. */
+    private long catchUpsAsked;
+    /** The catch-ups the pass in progress was started after. */
+    private long catchUpsReading;
+    /** Catch-ups waiting for a pass started after them to find nothing to do; empty in an application. */
+    private final List<CatchUp> catchUps = new ArrayList<>(0);
+
+    private record CatchUp(long number, CompletableFuture<Void> done) {
+    }
 
     RecurringFirer(RedisRecurringSchedules schedules, RedisDelayedQueue queue, PacerRedis redis,
             HandlersByQueue handlers, PacerConfig config, SchedulerRuntimeConfig scheduler, Vertx vertx,
@@ -89,6 +102,9 @@ public class RecurringFirer implements RedisSubscription.Listener {
         wakeUps = new RedisSubscription(redis, List.of(schedules.store().keys().wakeChannel),
                 "recurring schedule wake-ups; relying on polling", this);
         wakeUps.open();
+        synchronized (this) {
+            started = true;
+        }
         poll();
     }
 
@@ -99,6 +115,8 @@ public class RecurringFirer implements RedisSubscription.Listener {
                 vertx.cancelTimer(timerId);
                 timerId = -1;
             }
+            catchUps.forEach(catchUp -> catchUp.done().complete(null));
+            catchUps.clear();
         }
         if (wakeUps != null) {
             wakeUps.close();
@@ -122,6 +140,7 @@ public class RecurringFirer implements RedisSubscription.Listener {
             }
             polling = true;
             again = false;
+            catchUpsReading = catchUpsAsked;
             if (wakeUps != null) {
                 wakeUps.open(); // reopened here once dropped
             }
@@ -130,13 +149,51 @@ public class RecurringFirer implements RedisSubscription.Listener {
                 timerId = -1;
             }
         }
-        schedules.store().read(BATCH).flatMap(this::handle).subscribe().with(this::passEnded, failure -> {
-            LOG.debugf("Recurring schedules: Redis call failed, retrying in %d ms: %s", RETRY_MILLIS, failure);
-            passEnded(RETRY_MILLIS);
-        });
+        schedules.store().read(BATCH).flatMap(this::handle).subscribe().with(sleep -> passEnded(sleep, sleep > 0),
+                failure -> {
+                    LOG.debugf("Recurring schedules: Redis call failed, retrying in %d ms: %s", RETRY_MILLIS, failure);
+                    passEnded(RETRY_MILLIS, false);
+                });
     }
 
-    /** @return how long to sleep before the next pass */
+    /**
+     * After the test kit moved the clock: a pass at once, and more until one finds nothing due.
+     *
+     * @return completes once a pass started after this call found nothing to do: every tick the clock passed has been
+     *         fired and stored in its delay queue, or skipped by the missed-tick rules; at once on an instance that
+     *         fires no schedule
+     */
+    @Override
+    public CompletionStage<Void> catchUp() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        synchronized (this) {
+            if (!started || stopped) {
+                done.complete(null);
+                return done;
+            }
+            catchUps.add(new CatchUp(++catchUpsAsked, done));
+        }
+        poll();
+        return done;
+    }
+
+    /**
+     * After the test kit put its clock back: the schedules the moved clock pushed ahead start over from Redis time now
+     * ({@link RedisRecurringSchedules#startOver()}), then a catch-up.
+     *
+     * @return completes as {@link #catchUp()} does
+     */
+    @Override
+    public CompletionStage<Void> startOver() {
+        synchronized (this) {
+            if (!started || stopped) {
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+        return schedules.startOver().subscribeAsCompletionStage().thenCompose(ignored -> catchUp());
+    }
+
+    /** @return how long to sleep before the next pass: 0 after a pass that did something, to read again at once */
     private Uni<Long> handle(RecurringStore.Work work) {
         List<RecurringStore.Move> moves = new ArrayList<>(work.due().size());
         List<DueTick> steps = new ArrayList<>(work.due().size());
@@ -237,11 +294,21 @@ public class RecurringFirer implements RedisSubscription.Listener {
         return Uni.join().all(unis).andCollectFailures().replaceWithVoid();
     }
 
-    private void passEnded(long sleepMillis) {
+    /** @param idle whether the pass found nothing to do */
+    private void passEnded(long sleepMillis, boolean idle) {
         synchronized (this) {
             polling = false;
             if (stopped) {
                 return;
+            }
+            if (idle && !catchUps.isEmpty()) {
+                catchUps.removeIf(catchUp -> {
+                    if (catchUp.number() <= catchUpsReading) {
+                        catchUp.done().complete(null);
+                        return true;
+                    }
+                    return false;
+                });
             }
             if (!again) {
                 long delay = Math.max(1, Math.min(sleepMillis, maxWaitMillis));
