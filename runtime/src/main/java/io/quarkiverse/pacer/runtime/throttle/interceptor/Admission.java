@@ -35,7 +35,7 @@ final class Admission {
                 return Uni.createFrom().failure(outcome.exception());
             }
             return Uni.createFrom().voidItem()
-                    .onItem().delayIt().by(Duration.ofNanos(retryAfter * 1000))
+                    .onItem().delayIt().by(waitFor(retryAfter))
                     .onItem().transformToUni(ignored -> engine.decide(stack, key, ThrottleMode.ACQUIRE))
                     .onItem().transformToUni(retried -> {
                         if (!retried.allowed()) {
@@ -45,5 +45,14 @@ final class Admission {
                         return Uni.createFrom().item(retried);
                     });
         });
+    }
+
+    /**
+     * The wait before trying again: the retry-after rounded up to whole milliseconds, plus one, because timers count
+     * whole milliseconds and may fire within the millisecond they are due; a retry that came even a little early would
+     * be rejected again.
+     */
+    static Duration waitFor(long retryAfterMicros) {
+        return Duration.ofMillis((retryAfterMicros + 999) / 1000 + 1);
     }
 }
