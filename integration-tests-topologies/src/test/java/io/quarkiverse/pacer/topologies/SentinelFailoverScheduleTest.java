@@ -38,11 +38,11 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * Three {@code PACER} jobs and one recurring schedule, every second, through a Sentinel failover ({@code kill -9} of
- * the primary) and one minute on the promoted primary, with the old primary still down. No tick runs twice (the
- * instance never dies, so no run is taken over); the jobs with a grace period longer than the failover and the
- * recurring schedule lose no tick, running the ticks of the outage late; the job with the default grace period (1 s)
- * skips the ticks of the outage, exactly as many as its {@code pacer.scheduler.skipped{reason=overdue}} counts; and
- * every tick of the degraded minute runs exactly once.
+ * the primary) and one minute on the promoted primary, the old primary still down (the promoted primary keeps the
+ * other replica). The instance never dies, so no run is taken over and no tick runs twice. The jobs with a grace
+ * period longer than the failover (30 s) and the recurring schedule (30 s too) lose no tick: those due during the
+ * failover run late, once. The job with the default grace period (1 s) skips the ticks of the failover, exactly as
+ * many as its {@code pacer.scheduler.skipped{reason=overdue}} counts. Every tick of the degraded minute runs once.
  */
 class SentinelFailoverScheduleTest {
 
@@ -156,9 +156,11 @@ class SentinelFailoverScheduleTest {
             all.put(series, Series.of(ticks, series, killedAt, resumed, end));
         }
         System.out.printf("Sentinel failover, 3 PACER jobs and 1 recurring schedule every second: promoted after %d ms,"
-                + " ticks run again %d ms after the kill; healthy: %s ticks; during the failover: %s; degraded minute:"
+                + " ticks run again %d ms after the kill; healthy: %s ticks, late by up to %s ms; during the failover: %s;"
+                + " degraded minute:"
                 + " %s ticks, late by up to %s ms; ticks run twice: %d; default-grace skipped %d (counted %d)%n",
-                promotedAt - killedAt, back, each(all, s -> s.healthy), each(all, s -> s.outage + " (late by up to "
+                promotedAt - killedAt, back, each(all, s -> s.healthy), each(all, s -> s.healthyLateness),
+                each(all, s -> s.outage + " (late by up to "
                         + s.outageLateness + " ms" + (s.missing.isEmpty() ? "" : ", " + s.missing.size() + " skipped")
                         + ")"),
                 each(all, s -> s.degraded), each(all, s -> s.degradedLateness),
@@ -187,7 +189,8 @@ class SentinelFailoverScheduleTest {
     }
 
     /** The ticks of one series up to the end of the degraded minute, by phase. */
-    record Series(String name, long healthy, long outage, long degraded, long outageLateness, long degradedLateness,
+    record Series(String name, long healthy, long outage, long degraded, long healthyLateness, long outageLateness,
+            long degradedLateness,
             List<Long> doubled, List<Long> offGrid, List<Long> missing) {
 
         static Series of(Ticks ticks, String name, long killedAt, long resumed, long end) {
@@ -203,7 +206,8 @@ class SentinelFailoverScheduleTest {
                 }
             }
             return new Series(name, runs.headMap(killedAt).size(), runs.subMap(killedAt, resumed).size(),
-                    runs.subMap(resumed, end).size(), ticks.maxLateness(name, killedAt, resumed),
+                    runs.subMap(resumed, end).size(), ticks.maxLateness(name, first, killedAt),
+                    ticks.maxLateness(name, killedAt, resumed),
                     ticks.maxLateness(name, resumed, end), doubled, offGrid, missing);
         }
     }
