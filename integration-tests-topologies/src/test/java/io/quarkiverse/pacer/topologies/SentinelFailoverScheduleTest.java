@@ -13,6 +13,7 @@ import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -58,7 +59,11 @@ class SentinelFailoverScheduleTest {
                     Version.getVersion())))
             .withApplicationRoot(jar -> jar.addClasses(Ticks.class, RedisInfo.class, SentinelPrimary.class))
             .overrideConfigKey("quarkus.pacer.devservices.topology", "sentinel")
-            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true");
+            .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
+            // Failed Redis calls and dropped connections of the jobs and schedules, to tell an outage from a starved JVM.
+            .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.pacer.runtime.redis\".level", "DEBUG")
+            .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.pacer.runtime.scheduler\".level", "DEBUG")
+            .overrideConfigKey("quarkus.log.category.\"io.quarkiverse.pacer.runtime.delay.recurring\".level", "DEBUG");
 
     /** Every run or delivery, by series and tick (its scheduled fire time, epoch millis). */
     @Singleton
@@ -126,6 +131,24 @@ class SentinelFailoverScheduleTest {
         schedules.upsert(RecurringDelivery.every(RECURRING, Duration.ofSeconds(1)).deliver("failover-ticks", "tick")
                 .withOverdueGracePeriod(Duration.ofSeconds(30)));
 
+        // How late a JVM thread that only sleeps 10 ms at a time wakes up: a long one means the machine starved the JVM.
+        AtomicLong longestStall = new AtomicLong();
+        Thread stallProbe = new Thread(() -> {
+            long before = System.nanoTime();
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = System.nanoTime();
+                longestStall.accumulateAndGet((now - before) / 1_000_000 - 10, Math::max);
+                before = now;
+            }
+        }, "stall-probe");
+        stallProbe.setDaemon(true);
+        stallProbe.start();
+
         // Healthy: ten ticks of each.
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> SERIES.stream().allMatch(series -> ticks.of(series).size() >= 10));
@@ -147,6 +170,7 @@ class SentinelFailoverScheduleTest {
         assertThat(SentinelPrimary.primaryPort(sentinels.get(0))).as("still the promoted primary")
                 .isNotEqualTo(oldPrimary);
 
+        stallProbe.interrupt();
         long back = ticks.ranAt.get(DEFAULT_GRACE).get(resumed) - killedAt;
         Counter skippedMeter = registry.find("pacer.scheduler.skipped").tag("job", DEFAULT_GRACE).tag("reason", "overdue")
                 .counter();
@@ -158,14 +182,15 @@ class SentinelFailoverScheduleTest {
         System.out.printf("Sentinel failover, 3 PACER jobs and 1 recurring schedule every second: promoted after %d ms,"
                 + " ticks run again %d ms after the kill; healthy: %s ticks, late by up to %s ms; during the failover: %s;"
                 + " degraded minute:"
-                + " %s ticks, late by up to %s ms; ticks run twice: %d; default-grace skipped %d (counted %d)%n",
+                + " %s ticks, late by up to %s ms; ticks run twice: %d; default-grace skipped %d (counted %d);"
+                + " longest JVM stall %d ms%n",
                 promotedAt - killedAt, back, each(all, s -> s.healthy), each(all, s -> s.healthyLateness),
                 each(all, s -> s.outage + " (late by up to "
                         + s.outageLateness + " ms" + (s.missing.isEmpty() ? "" : ", " + s.missing.size() + " skipped")
                         + ")"),
                 each(all, s -> s.degraded), each(all, s -> s.degradedLateness),
                 all.values().stream().mapToLong(s -> s.doubled.size()).sum(), all.get(DEFAULT_GRACE).missing.size(),
-                skippedCounted);
+                skippedCounted, longestStall.get());
 
         for (Series s : all.values()) {
             assertThat(s.doubled).as("%s: ticks that ran more than once", s.name).isEmpty();
