@@ -32,6 +32,7 @@ import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.scheduler.PacerJobDefinition.ProgrammaticJob;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.DelayedExecution;
 import io.quarkus.scheduler.FailedExecution;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.SkipPredicate;
@@ -113,13 +114,13 @@ public class PacerScheduler implements Scheduler {
             Instance<JobInstrumenter> instrumenter, Instance<SchedulerMetrics> metrics, PacerRedis redis, PacerConfig config,
             Vertx vertx, JobTaskClasses taskClasses,
             Event<SkippedExecution> skipped, Event<SuccessfulExecution> successful, Event<FailedExecution> failed,
-            Event<ScheduledJobPaused> jobPaused, Event<ScheduledJobResumed> jobResumed) {
+            Event<DelayedExecution> delayed, Event<ScheduledJobPaused> jobPaused, Event<ScheduledJobResumed> jobResumed) {
         this.context = context;
         this.runtimeConfig = runtimeConfig;
         this.schedulerConfig = schedulerConfig;
         this.instrumenter = instrumenter;
         this.metrics = metrics.isResolvable() ? metrics.get() : null;
-        this.events = new Events(skipped, successful, failed, null, null, null, jobPaused, jobResumed);
+        this.events = new Events(skipped, successful, failed, delayed, null, null, jobPaused, jobResumed);
         this.redis = redis;
         this.store = new JobStateStore(redis, config.keyPrefix());
         this.storedJobs = new JobDefinitionStore(redis, config.keyPrefix());
@@ -186,11 +187,11 @@ public class PacerScheduler implements Scheduler {
             ScheduledInvoker base, SkipPredicate predicate) {
         JobMetrics jobMetrics = metrics == null ? JobMetrics.NONE : metrics.job(id);
         ClusterJob.Definition definition = new ClusterJob.Definition(id, methodDescription, times,
-                delayMillis(scheduled),
+                delayMillis(scheduled), SchedulerUtils.parseExecutionMaxDelayAsMillis(scheduled).orElse(0),
                 SchedulerUtils.parseOverdueGracePeriod(scheduled, runtimeConfig.overdueGracePeriod()).toMillis(),
                 scheduled.concurrentExecution() == Scheduled.ConcurrentExecution.SKIP,
                 invoker(base, predicate, jobMetrics), base);
-        return new ClusterJob(definition, store, vertx, this, events.skippedExecution, jobMetrics, instanceId);
+        return new ClusterJob(definition, store, vertx, this, events, jobMetrics, instanceId);
     }
 
     /**
@@ -381,13 +382,6 @@ public class PacerScheduler implements Scheduler {
         String id = job.identity();
         SyntheticScheduled scheduled = job.scheduled();
         String where = "The PACER job " + id + ": ";
-        if (job.runOnVirtualThread()) {
-            throw new IllegalArgumentException(where + "running the task on a virtual thread is not supported by the "
-                    + "PACER scheduler yet; use setTask(task) or setAsyncTask(task)");
-        }
-        if (!scheduled.executionMaxDelay().isEmpty()) {
-            throw new IllegalArgumentException(where + "executionMaxDelay is not supported by the PACER scheduler yet");
-        }
         if (scheduled.cron().isEmpty() && scheduled.every().isEmpty()) {
             throw new IllegalArgumentException(where + "either the 'cron' expression or the 'every' period must be set");
         }
@@ -405,7 +399,8 @@ public class PacerScheduler implements Scheduler {
             }
             stored = new StoredJobDefinition(scheduled, job.taskClass() == null ? null : job.taskClass().getName(),
                     job.asyncTaskClass() == null ? null : job.asyncTaskClass().getName(),
-                    job.skipPredicateClass() == null ? null : job.skipPredicateClass().getName());
+                    job.skipPredicateClass() == null ? null : job.skipPredicateClass().getName(),
+                    job.runOnVirtualThread());
         }
         FireTimes times = fireTimes(new CronParser(context.getCronType()), scheduled);
         if (times == null) {
@@ -413,7 +408,8 @@ public class PacerScheduler implements Scheduler {
             LOG.debugf("PACER job %s is off", id);
             return null;
         }
-        ScheduledInvoker base = job.task() != null ? JobTaskInvoker.of(job.task()) : JobTaskInvoker.of(job.asyncTask());
+        ScheduledInvoker base = job.task() != null ? JobTaskInvoker.of(job.task(), job.runOnVirtualThread())
+                : JobTaskInvoker.of(job.asyncTask());
         ClusterJob clusterJob = clusterJob(id, null, scheduled, times, base, job.skipPredicate());
         if (jobs.putIfAbsent(id, clusterJob) != null) {
             throw new IllegalStateException("A job with this identity is already scheduled: " + id);
@@ -509,7 +505,7 @@ public class PacerScheduler implements Scheduler {
             return null;
         }
         ScheduledInvoker base = stored.taskClass() != null
-                ? JobTaskInvoker.of((Consumer<ScheduledExecution>) instantiate(stored.taskClass()))
+                ? JobTaskInvoker.of((Consumer<ScheduledExecution>) instantiate(stored.taskClass()), stored.virtualThread())
                 : JobTaskInvoker.of((Function<ScheduledExecution, Uni<Void>>) instantiate(stored.asyncTaskClass()));
         SkipPredicate predicate = stored.skipPredicateClass() == null ? null
                 : (SkipPredicate) instantiate(stored.skipPredicateClass());
