@@ -166,15 +166,6 @@ public class PacerSchedulerProcessor {
                     problems.add(where + "set quarkus.scheduler.use-composite-scheduler=true (Quarkus's default is "
                             + "false), so that each method can choose its scheduler");
                 }
-                AnnotationValue maxDelay = scheduled.value("executionMaxDelay");
-                if (maxDelay != null && !maxDelay.asString().isBlank()) {
-                    problems.add(where + "executionMaxDelay is not supported by the PACER scheduler yet; remove it "
-                            + "(each tick runs once, on the instance that claims it first)");
-                }
-                if (method.isRunOnVirtualThread()) {
-                    problems.add(where + "@RunOnVirtualThread is not supported by the PACER scheduler yet; remove it "
-                            + "or use @Blocking (the default) or a Uni or CompletionStage method");
-                }
             }
         }
         BuildProblems.report("Invalid @Scheduled usage", problems, errors);

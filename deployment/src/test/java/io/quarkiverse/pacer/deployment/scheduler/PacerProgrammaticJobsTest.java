@@ -43,7 +43,8 @@ class PacerProgrammaticJobsTest {
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
             .withApplicationRoot(jar -> jar.addClasses(Ticks.class, CountingTask.class, AsyncCountingTask.class,
-                    NotOnOddSeconds.class, RedisCommands.class));
+                    NotOnOddSeconds.class, RedisCommands.class,
+                    VirtualThreads.class));
 
     /** Where the tasks, instantiated by the scheduler, report. */
     @Singleton
@@ -199,6 +200,28 @@ class PacerProgrammaticJobsTest {
     }
 
     @Test
+    void virtualThreadTaskWithExecutionMaxDelay() {
+        List<long[]> runs = new CopyOnWriteArrayList<>();
+        List<Boolean> onVirtualThread = new CopyOnWriteArrayList<>();
+        scheduler.newJob("virtual").setInterval("1s").setExecutionMaxDelay("500ms").setExecuteWith("PACER")
+                .setTask(execution -> {
+                    runs.add(new long[] { execution.getScheduledFireTime().toEpochMilli(), System.currentTimeMillis() });
+                    onVirtualThread.add(VirtualThreads.current());
+                }, true).schedule();
+        await().atMost(Duration.ofSeconds(30)).until(() -> runs.size() >= 2);
+        assertThat(scheduler.unscheduleJob("virtual")).isNotNull();
+        assertThat(onVirtualThread).containsOnly(VirtualThreads.available());
+        assertThat(runs).extracting(run -> run[0]).doesNotHaveDuplicates();
+        assertThat(runs).allSatisfy(run -> assertThat(run[1] - run[0]).isBetween(0L, 500L + 200L));
+        // A stored job keeps its task's thread.
+        scheduler.newJob("virtual-stored").setInterval("1h").setExecuteWith("PACER").setTask(CountingTask.class, true)
+                .schedule();
+        assertThat(new JsonObject(RedisCommands.send(redis, "HGET", JOBS, "virtual-stored").toString())
+                .getBoolean("virtualThread")).isTrue();
+        assertThat(scheduler.unscheduleJob("virtual-stored")).isNotNull();
+    }
+
+    @Test
     void wrongDefinitionsFail() {
         assertThatThrownBy(() -> scheduler.newJob("no-schedule").setExecuteWith("PACER").setTask(CountingTask.class)
                 .schedule()).isInstanceOf(IllegalArgumentException.class)
@@ -207,10 +230,6 @@ class PacerProgrammaticJobsTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("Either sync or async task must be set");
         assertThatThrownBy(() -> scheduler.newJob("bad-cron").setCron("not a cron").setExecuteWith("PACER")
                 .setTask(CountingTask.class).schedule()).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> scheduler.newJob("virtual").setInterval("1s").setExecuteWith("PACER")
-                .setTask(execution -> {
-                }, true).schedule()).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("virtual thread is not supported by the PACER scheduler yet");
         assertThatThrownBy(() -> scheduler.newJob("predicate-instance").setInterval("1s").setExecuteWith("PACER")
                 .setTask(CountingTask.class).setSkipPredicate(execution -> false).schedule())
                 .isInstanceOf(IllegalArgumentException.class)
@@ -220,7 +239,7 @@ class PacerProgrammaticJobsTest {
                 .hasMessageContaining("must not be blank");
         assertThat(scheduler.newJob("off").setInterval("off").setExecuteWith("PACER").setTask(CountingTask.class)
                 .schedule()).isNull();
-        for (String id : List.of("no-schedule", "no-task", "bad-cron", "virtual", "predicate-instance", "off")) {
+        for (String id : List.of("no-schedule", "no-task", "bad-cron", "predicate-instance", "off")) {
             assertThat(scheduler.getScheduledJob(id)).as(id).isNull();
             assertThat(RedisCommands.send(redis, "HEXISTS", JOBS, id).toInteger()).as(id).isZero();
         }

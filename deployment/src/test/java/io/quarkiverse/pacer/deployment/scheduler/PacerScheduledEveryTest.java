@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import jakarta.enterprise.event.Observes;
@@ -19,19 +21,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.test.support.RedisCommands;
+import io.quarkus.scheduler.DelayedExecution;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
 import io.quarkus.scheduler.Scheduler;
 import io.quarkus.scheduler.SkippedExecution;
 import io.quarkus.scheduler.Trigger;
 import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 
 /**
  * {@code @Scheduled(every = "1s", executeWith = "PACER")}: the ticks sit on a one-second grid stored in Redis, each run
  * gets its tick's scheduled fire time, blocking methods run on a worker thread and {@code Uni} and
- * {@code CompletionStage} ones on the event loop, a {@code skipExecutionIf} predicate skips its ticks; pause
+ * {@code CompletionStage} ones on the event loop and {@code @RunOnVirtualThread} ones on a virtual thread, an
+ * {@code executionMaxDelay} delays each run within it, a {@code skipExecutionIf} predicate skips its ticks; pause
  * and resume are stored in Redis; the Scheduler API lists the jobs.
  */
 class PacerScheduledEveryTest {
@@ -39,7 +44,7 @@ class PacerScheduledEveryTest {
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
             .overrideConfigKey("quarkus.scheduler.use-composite-scheduler", "true")
-            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, RedisCommands.class));
+            .withApplicationRoot(jar -> jar.addClasses(Jobs.class, RedisCommands.class, VirtualThreads.class));
 
     @Singleton
     static class Jobs {
@@ -84,6 +89,30 @@ class PacerScheduledEveryTest {
         @Scheduled(every = "1s", identity = "local-every-second")
         void local() {
         }
+
+        /** Scheduled fire time, then start, of each run of the jittered job (epoch millis). */
+        final List<long[]> jittered = new CopyOnWriteArrayList<>();
+        final Map<Long, Long> delays = new ConcurrentHashMap<>();
+        final List<Boolean> onVirtualThread = new CopyOnWriteArrayList<>();
+        final List<Boolean> virtualOnEventLoop = new CopyOnWriteArrayList<>();
+
+        @Scheduled(every = "1s", identity = "jittered-every-second", executionMaxDelay = "500ms", executeWith = "PACER")
+        void jittered(ScheduledExecution execution) {
+            jittered.add(new long[] { execution.getScheduledFireTime().toEpochMilli(), System.currentTimeMillis() });
+        }
+
+        void onDelayed(@Observes DelayedExecution delayed) {
+            if (delayed.getExecution().getTrigger().getId().equals("jittered-every-second")) {
+                delays.put(delayed.getExecution().getScheduledFireTime().toEpochMilli(), delayed.getDelay());
+            }
+        }
+
+        @RunOnVirtualThread
+        @Scheduled(every = "1s", identity = "virtual-every-second", executeWith = "PACER")
+        void virtual() {
+            onVirtualThread.add(VirtualThreads.current());
+            virtualOnEventLoop.add(Context.isOnEventLoopThread());
+        }
     }
 
     @Singleton
@@ -120,6 +149,32 @@ class PacerScheduledEveryTest {
         String key = "pacer:s:{every-second}";
         assertThat(RedisCommands.send(redis, "PTTL", key).toLong()).isPositive();
         assertThat(RedisCommands.send(redis, "HGET", key, "spec").toString()).isEqualTo("every:1000");
+    }
+
+    @Test
+    void executionMaxDelayDelaysEachRunOnceWithinIt() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobs.jittered.size() >= 3);
+        List<long[]> runs = new ArrayList<>(jobs.jittered);
+        for (int i = 1; i < runs.size(); i++) {
+            assertThat(runs.get(i)[0] - runs.get(i - 1)[0]).as("ticks").isEqualTo(1000);
+        }
+        for (long[] run : runs) {
+            long tick = run[0];
+            long late = run[1] - tick;
+            // The instance claims the tick when it is due, then waits its random delay (below 500 ms) before the run.
+            assertThat(late).as("start of the run of %d", tick).isBetween(0L, 500L + 200L);
+            if (jobs.delays.containsKey(tick)) {
+                assertThat(jobs.delays.get(tick)).isBetween(1L, 499L);
+                assertThat(late).as("start of the run of %d", tick).isGreaterThanOrEqualTo(jobs.delays.get(tick));
+            }
+        }
+    }
+
+    @Test
+    void runOnVirtualThread() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobs.onVirtualThread.size() >= 2);
+        assertThat(jobs.onVirtualThread).containsOnly(VirtualThreads.available());
+        assertThat(jobs.virtualOnEventLoop).containsOnly(false);
     }
 
     @Test

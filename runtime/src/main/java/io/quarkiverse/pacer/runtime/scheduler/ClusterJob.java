@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,6 +18,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.scheduler.JobStateStore.Claim;
 import io.quarkiverse.pacer.runtime.scheduler.JobStateStore.ClaimResult;
+import io.quarkus.scheduler.DelayedExecution;
 import io.quarkus.scheduler.SkippedExecution;
 import io.quarkus.scheduler.Trigger;
 import io.quarkus.scheduler.common.runtime.Events;
@@ -52,9 +54,11 @@ final class ClusterJob {
 
     /**
      * Everything about the schedule that does not change at runtime: {@code invoker} runs a tick (events, tracing,
-     * metrics, skip predicate), {@code task} is the method or task alone, for a run started by hand.
+     * metrics, skip predicate), {@code task} is the method or task alone, for a run started by hand;
+     * {@code maxDelayMillis} is {@code executionMaxDelay} (0 for none).
      */
-    record Definition(String id, String methodDescription, FireTimes times, long delayMillis, long graceMillis,
+    record Definition(String id, String methodDescription, FireTimes times, long delayMillis, long maxDelayMillis,
+            long graceMillis,
             boolean skipConcurrent, ScheduledInvoker invoker, ScheduledInvoker task) {
     }
 
@@ -66,6 +70,7 @@ final class ClusterJob {
     private final Vertx vertx;
     private final PacerScheduler scheduler;
     private final Event<SkippedExecution> skippedEvent;
+    private final Event<DelayedExecution> delayedEvent;
     private final JobMetrics metrics;
     private final String tokenPrefix;
     private final AtomicLong runs = new AtomicLong();
@@ -91,13 +96,14 @@ final class ClusterJob {
     }
 
     ClusterJob(Definition definition, JobStateStore store, Vertx vertx, PacerScheduler scheduler,
-            Event<SkippedExecution> skippedEvent, JobMetrics metrics, String instanceId) {
+            Events events, JobMetrics metrics, String instanceId) {
         this.definition = definition;
         this.store = store;
         this.key = store.key(definition.id());
         this.vertx = vertx;
         this.scheduler = scheduler;
-        this.skippedEvent = skippedEvent;
+        this.skippedEvent = events.skippedExecution;
+        this.delayedEvent = events.delayedExecution;
         this.metrics = metrics;
         this.tokenPrefix = instanceId + ":";
         long first = definition.times().after(System.currentTimeMillis());
@@ -323,7 +329,9 @@ final class ClusterJob {
 
     /**
      * Runs a claimed tick, renewing its lease while it runs and releasing it when the run ends, whether it succeeded or
-     * failed: only a run that never ended is run again.
+     * failed: only a run that never ended is run again. With {@code executionMaxDelay} the run starts after a random
+     * delay below it, as with Quarkus's schedulers; the lease is held from the claim, so that no other instance takes
+     * the tick meanwhile, and a tick whose instance stops during the delay runs again elsewhere once its lease expired.
      */
     private void execute(ClusterExecution execution, String member) {
         runs.incrementAndGet();
@@ -339,6 +347,17 @@ final class ClusterJob {
                                 execution.getScheduledFireTime());
                     }
                 }, failure -> LOG.debugf("PACER job %s: lease renewal failed: %s", definition.id(), failure)));
+        long maxDelay = definition.maxDelayMillis();
+        long delay = maxDelay > 0 ? ThreadLocalRandom.current().nextLong(maxDelay) : 0;
+        if (delay > 0) {
+            Events.fire(delayedEvent, new DelayedExecution(execution, delay));
+            vertx.setTimer(delay, ignored -> run(execution, member, ended, renewal));
+        } else {
+            run(execution, member, ended, renewal);
+        }
+    }
+
+    private void run(ClusterExecution execution, String member, AtomicBoolean ended, long renewal) {
         JobRun.start(definition.invoker(), execution, vertx).whenComplete((ignored, failure) -> {
             ended.set(true);
             // An unreleased lease would expire and run the tick again: retry, renewing the lease meanwhile.

@@ -35,6 +35,7 @@ import io.quarkiverse.pacer.runtime.redis.RedisTimeSleeper;
 import io.quarkiverse.pacer.runtime.scheduler.PacerJobDefinition.ProgrammaticJob;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.DelayedExecution;
 import io.quarkus.scheduler.FailedExecution;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.SkipPredicate;
@@ -116,13 +117,13 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
             Instance<JobInstrumenter> instrumenter, Instance<SchedulerMetrics> metrics, PacerRedis redis, PacerConfig config,
             Vertx vertx, JobTaskClasses taskClasses,
             Event<SkippedExecution> skipped, Event<SuccessfulExecution> successful, Event<FailedExecution> failed,
-            Event<ScheduledJobPaused> jobPaused, Event<ScheduledJobResumed> jobResumed) {
+            Event<DelayedExecution> delayed, Event<ScheduledJobPaused> jobPaused, Event<ScheduledJobResumed> jobResumed) {
         this.context = context;
         this.runtimeConfig = runtimeConfig;
         this.schedulerConfig = schedulerConfig;
         this.instrumenter = instrumenter;
         this.metrics = metrics.isResolvable() ? metrics.get() : null;
-        this.events = new Events(skipped, successful, failed, null, null, null, jobPaused, jobResumed);
+        this.events = new Events(skipped, successful, failed, delayed, null, null, jobPaused, jobResumed);
         this.redis = redis;
         this.store = new JobStateStore(redis, config.keyPrefix());
         this.storedJobs = new JobDefinitionStore(redis, config.keyPrefix());
@@ -189,11 +190,11 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
             ScheduledInvoker base, SkipPredicate predicate) {
         JobMetrics jobMetrics = metrics == null ? JobMetrics.NONE : metrics.job(id);
         ClusterJob.Definition definition = new ClusterJob.Definition(id, methodDescription, times,
-                delayMillis(scheduled),
+                delayMillis(scheduled), SchedulerUtils.parseExecutionMaxDelayAsMillis(scheduled).orElse(0),
                 SchedulerUtils.parseOverdueGracePeriod(scheduled, runtimeConfig.overdueGracePeriod()).toMillis(),
                 scheduled.concurrentExecution() == Scheduled.ConcurrentExecution.SKIP,
                 invoker(base, predicate, jobMetrics), base);
-        return new ClusterJob(definition, store, vertx, this, events.skippedExecution, jobMetrics, instanceId);
+        return new ClusterJob(definition, store, vertx, this, events, jobMetrics, instanceId);
     }
 
     /**
@@ -384,13 +385,6 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
         String id = job.identity();
         SyntheticScheduled scheduled = job.scheduled();
         String where = "The PACER job " + id + ": ";
-        if (job.runOnVirtualThread()) {
-            throw new IllegalArgumentException(where + "running the task on a virtual thread is not supported by the "
-                    + "PACER scheduler yet; use setTask(task) or setAsyncTask(task)");
-        }
-        if (!scheduled.executionMaxDelay().isEmpty()) {
-            throw new IllegalArgumentException(where + "executionMaxDelay is not supported by the PACER scheduler yet");
-        }
         if (scheduled.cron().isEmpty() && scheduled.every().isEmpty()) {
             throw new IllegalArgumentException(where + "either the 'cron' expression or the 'every' period must be set");
         }
@@ -408,7 +402,8 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
             }
             stored = new StoredJobDefinition(scheduled, job.taskClass() == null ? null : job.taskClass().getName(),
                     job.asyncTaskClass() == null ? null : job.asyncTaskClass().getName(),
-                    job.skipPredicateClass() == null ? null : job.skipPredicateClass().getName());
+                    job.skipPredicateClass() == null ? null : job.skipPredicateClass().getName(),
+                    job.runOnVirtualThread());
         }
         FireTimes times = fireTimes(new CronParser(context.getCronType()), scheduled);
         if (times == null) {
@@ -416,7 +411,8 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
             LOG.debugf("PACER job %s is off", id);
             return null;
         }
-        ScheduledInvoker base = job.task() != null ? JobTaskInvoker.of(job.task()) : JobTaskInvoker.of(job.asyncTask());
+        ScheduledInvoker base = job.task() != null ? JobTaskInvoker.of(job.task(), job.runOnVirtualThread())
+                : JobTaskInvoker.of(job.asyncTask());
         ClusterJob clusterJob = clusterJob(id, null, scheduled, times, base, job.skipPredicate());
         if (jobs.putIfAbsent(id, clusterJob) != null) {
             throw new IllegalStateException("A job with this identity is already scheduled: " + id);
@@ -512,7 +508,7 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
             return null;
         }
         ScheduledInvoker base = stored.taskClass() != null
-                ? JobTaskInvoker.of((Consumer<ScheduledExecution>) instantiate(stored.taskClass()))
+                ? JobTaskInvoker.of((Consumer<ScheduledExecution>) instantiate(stored.taskClass()), stored.virtualThread())
                 : JobTaskInvoker.of((Function<ScheduledExecution, Uni<Void>>) instantiate(stored.asyncTaskClass()));
         SkipPredicate predicate = stored.skipPredicateClass() == null ? null
                 : (SkipPredicate) instantiate(stored.skipPredicateClass());

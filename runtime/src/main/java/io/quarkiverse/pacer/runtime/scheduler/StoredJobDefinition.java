@@ -6,10 +6,11 @@ import io.vertx.core.json.JsonObject;
 /**
  * The definition of a programmatic {@code PACER} job whose task is a class, as stored in Redis: its schedule (the
  * {@code Scheduled} of Quarkus's job definition, in Quarkus's JSON form) and the names of its task and skip predicate
- * classes. Exactly one of {@code taskClass} and {@code asyncTaskClass} is set; {@code skipPredicateClass} may be
- * {@code null}.
+ * classes, and whether the task runs on a virtual thread. Exactly one of {@code taskClass} and {@code asyncTaskClass} is
+ * set; {@code skipPredicateClass} may be {@code null}.
  */
-record StoredJobDefinition(SyntheticScheduled scheduled, String taskClass, String asyncTaskClass, String skipPredicateClass) {
+record StoredJobDefinition(SyntheticScheduled scheduled, String taskClass, String asyncTaskClass, String skipPredicateClass,
+        boolean virtualThread) {
 
     String identity() {
         return scheduled.identity();
@@ -25,6 +26,9 @@ record StoredJobDefinition(SyntheticScheduled scheduled, String taskClass, Strin
         if (skipPredicateClass != null) {
             json.put("skipPredicate", skipPredicateClass);
         }
+        if (virtualThread) {
+            json.put("virtualThread", true);
+        }
         return json.encode();
     }
 
@@ -32,7 +36,8 @@ record StoredJobDefinition(SyntheticScheduled scheduled, String taskClass, Strin
     static StoredJobDefinition fromJson(String text) {
         JsonObject json = new JsonObject(text);
         StoredJobDefinition job = new StoredJobDefinition(SyntheticScheduled.fromJson(json.getJsonObject("scheduled").encode()),
-                json.getString("task"), json.getString("asyncTask"), json.getString("skipPredicate"));
+                json.getString("task"), json.getString("asyncTask"), json.getString("skipPredicate"),
+                json.getBoolean("virtualThread", false));
         if ((job.taskClass == null) == (job.asyncTaskClass == null)) {
             throw new IllegalArgumentException("exactly one of task and asyncTask must be set");
         }
