@@ -1,6 +1,7 @@
 import { LitElement, html, css } from 'lit';
 import { JsonRpc } from 'jsonrpc';
 import { notifier } from 'notifier';
+import { formatMillis, showError } from './pacer-ui.js';
 import { columnBodyRenderer } from '@vaadin/grid/lit.js';
 import '@vaadin/grid';
 import '@vaadin/button';
@@ -215,17 +216,11 @@ export class QwcPacerSchedules extends LitElement {
     }
 
     _ms(millis) {
-        if (millis === undefined || millis === null || millis < 0) return '-';
-        if (millis < 1000) return Math.round(millis) + ' ms';
-        if (millis < 120000) return (millis / 1000).toFixed(1) + ' s';
-        if (millis < 7200000) return (millis / 60000).toFixed(1) + ' min';
-        if (millis < 172800000) return (millis / 3600000).toFixed(1) + ' h';
-        return (millis / 86400000).toFixed(1) + ' d';
+        return formatMillis(millis);
     }
 
     _error(e) {
-        const message = (e && e.error && e.error.message) || (e && e.message) || JSON.stringify(e);
-        notifier.showErrorMessage(message);
+        showError(e);
     }
 }
 customElements.define('qwc-pacer-schedules', QwcPacerSchedules);

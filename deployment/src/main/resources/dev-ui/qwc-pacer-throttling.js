@@ -1,6 +1,7 @@
 import { LitElement, html, css } from 'lit';
 import { JsonRpc } from 'jsonrpc';
 import { notifier } from 'notifier';
+import { showError } from './pacer-ui.js';
 import { columnBodyRenderer } from '@vaadin/grid/lit.js';
 import '@vaadin/grid';
 import '@vaadin/button';
@@ -274,8 +275,7 @@ export class QwcPacerThrottling extends LitElement {
     }
 
     _error(e) {
-        const message = (e && e.error && e.error.message) || (e && e.message) || JSON.stringify(e);
-        notifier.showErrorMessage(message);
+        showError(e);
     }
 }
 customElements.define('qwc-pacer-throttling', QwcPacerThrottling);

@@ -48,6 +48,10 @@ class PacerDevUiDataTest {
         given().when().get("/q/dev-ui/quarkus-pacer/qwc-pacer-schedules.js")
                 .then().statusCode(200)
                 .body(containsString("customElements.define('qwc-pacer-schedules', QwcPacerSchedules)"));
+        // What the pages share, imported by each of them.
+        given().when().get("/q/dev-ui/quarkus-pacer/pacer-ui.js")
+                .then().statusCode(200)
+                .body(containsString("export function formatMillis(millis)"));
         // The pages' JSON-RPC methods come from three services (throttling, delay queues, schedules) under the one
         // namespace.
         String methods = given().when().get("/q/dev-ui/devui-jsonrpc-data.js").then().statusCode(200).extract().asString();
