@@ -16,6 +16,7 @@ import jakarta.enterprise.event.Event;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.redis.CatchUps;
 import io.quarkiverse.pacer.runtime.scheduler.JobStateStore.Claim;
 import io.quarkiverse.pacer.runtime.scheduler.JobStateStore.ClaimResult;
 import io.quarkus.scheduler.DelayedExecution;
@@ -85,15 +86,8 @@ final class ClusterJob {
     private volatile long timerId = -1;
     private volatile boolean stopped;
     private volatile JobSnapshot.Outcome lastOutcome;
-    /** Catch-ups asked for (the test kit moved the clock), numbered from 1; guarded by {@code this}. */
-    private long catchUpsAsked;
-    /** The catch-ups the read in progress was made after. */
-    private long catchUpsReading;
-    /** Catch-ups waiting for a read made after them to find nothing due; empty in an application. */
-    private final List<CatchUp> catchUps = new ArrayList<>(0);
-
-    private record CatchUp(long number, CompletableFuture<Void> done) {
-    }
+    /** The catch-ups the test kit asked for after moving its clock; guarded by {@code this}. */
+    private final CatchUps catchUps = new CatchUps();
 
     ClusterJob(Definition definition, JobStateStore store, Vertx vertx, PacerScheduler scheduler,
             Events events, JobMetrics metrics, String instanceId) {
@@ -196,8 +190,7 @@ final class ClusterJob {
             vertx.cancelTimer(id);
         }
         synchronized (this) {
-            catchUps.forEach(catchUp -> catchUp.done().complete(null));
-            catchUps.clear();
+            catchUps.completeAll();
         }
     }
 
@@ -216,7 +209,7 @@ final class ClusterJob {
             return;
         }
         synchronized (this) {
-            catchUpsReading = catchUpsAsked;
+            catchUps.reading();
         }
         store.read(key, ttlMillis).subscribe().with(this::onState, this::onFailure);
     }
@@ -380,7 +373,7 @@ final class ClusterJob {
             return;
         }
         // A catch-up asked for while this pass was reading needs a read of its own, at once.
-        long delay = catchUpsAsked > catchUpsReading ? 1 : Math.max(1, Math.min(millis, MAX_WAIT_MILLIS));
+        long delay = catchUps.askedSinceRead() ? 1 : Math.max(1, Math.min(millis, MAX_WAIT_MILLIS));
         timerId = vertx.setTimer(delay, this::onTimer);
     }
 
@@ -402,13 +395,12 @@ final class ClusterJob {
      *         passed has been claimed and its run started, or skipped by the missed-tick rules
      */
     CompletableFuture<Void> catchUp() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> done;
         synchronized (this) {
             if (stopped) {
-                done.complete(null);
-                return done;
+                return CompletableFuture.completedFuture(null);
             }
-            catchUps.add(new CatchUp(++catchUpsAsked, done));
+            done = catchUps.ask();
         }
         List<Uni<Boolean>> renewals = new ArrayList<>();
         running.forEach(member -> renewals.add(store.renewLease(key, member, LEASE_MILLIS)));
@@ -434,21 +426,12 @@ final class ClusterJob {
     }
 
     private synchronized boolean catchingUp() {
-        return !catchUps.isEmpty();
+        return catchUps.pending();
     }
 
     /** A read found nothing due: the catch-ups it was made after are done. */
     private synchronized void caughtUp() {
-        if (catchUps.isEmpty()) {
-            return;
-        }
-        catchUps.removeIf(catchUp -> {
-            if (catchUp.number() <= catchUpsReading) {
-                catchUp.done().complete(null);
-                return true;
-            }
-            return false;
-        });
+        catchUps.caughtUp();
     }
 
     /** The job as {@link io.quarkus.scheduler.Scheduler#getScheduledJobs()} shows it, from the last read. */

@@ -202,34 +202,35 @@ public class PacerScheduler implements Scheduler, RedisTimeSleeper {
      * wrapping the predicate would change the event's detail, which names the predicate's class).
      */
     void countSkipped(@Observes SkippedExecution skipped) {
-        if (skipped.getExecution() instanceof ClusterExecution execution) {
-            ClusterJob job = jobs.get(execution.getTrigger().getId());
-            if (job == null) {
-                return;
-            }
-            if (metrics != null && !ClusterJob.RUN_IN_FLIGHT.equals(skipped.getDetail())) {
-                job.metrics().skipped(JobMetrics.Skip.SKIP_EXECUTION_IF, 1);
-            }
-            outcome(execution, JobSnapshot.Result.SKIPPED, skipped.getDetail());
+        ClusterJob job = jobOf(skipped.getExecution());
+        if (job == null) {
+            return;
         }
+        if (metrics != null && !ClusterJob.RUN_IN_FLIGHT.equals(skipped.getDetail())) {
+            job.metrics().skipped(JobMetrics.Skip.SKIP_EXECUTION_IF, 1);
+        }
+        outcome(job, skipped.getExecution(), JobSnapshot.Result.SKIPPED, skipped.getDetail());
     }
 
     /** The last outcome of each job on this instance, for {@link #snapshots()}: Quarkus's invoker tells it by event. */
     void onSuccess(@Observes SuccessfulExecution successful) {
-        outcome(successful.getExecution(), JobSnapshot.Result.SUCCESS, null);
+        outcome(jobOf(successful.getExecution()), successful.getExecution(), JobSnapshot.Result.SUCCESS, null);
     }
 
     void onFailure(@Observes FailedExecution failed) {
-        outcome(failed.getExecution(), JobSnapshot.Result.FAILURE, String.valueOf(failed.getException()));
+        outcome(jobOf(failed.getExecution()), failed.getExecution(), JobSnapshot.Result.FAILURE,
+                String.valueOf(failed.getException()));
     }
 
-    private void outcome(ScheduledExecution execution, JobSnapshot.Result result, String message) {
-        if (execution instanceof ClusterExecution) {
-            ClusterJob job = jobs.get(execution.getTrigger().getId());
-            if (job != null) {
-                job.outcome(new JobSnapshot.Outcome(result, Instant.now(), execution.getScheduledFireTime(), false,
-                        message));
-            }
+    /** The {@code PACER} job on this instance an execution belongs to; {@code null} for another scheduler's. */
+    private ClusterJob jobOf(ScheduledExecution execution) {
+        return execution instanceof ClusterExecution ? jobs.get(execution.getTrigger().getId()) : null;
+    }
+
+    private static void outcome(ClusterJob job, ScheduledExecution execution, JobSnapshot.Result result,
+            String message) {
+        if (job != null) {
+            job.outcome(new JobSnapshot.Outcome(result, Instant.now(), execution.getScheduledFireTime(), false, message));
         }
     }
 

@@ -19,6 +19,7 @@ import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
 import io.quarkiverse.pacer.runtime.delay.consumer.ConsumerSettings;
 import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
+import io.quarkiverse.pacer.runtime.redis.CatchUps;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisSubscription;
 import io.quarkiverse.pacer.runtime.redis.RedisTimeSleeper;
@@ -67,15 +68,8 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
     private boolean again;
     private volatile boolean stopped;
     private boolean started;
-    /** Catch-ups asked for (the test kit moved the clock), numbered from 1; guarded by {@code this}. */
-    private long catchUpsAsked;
-    /** The catch-ups the pass in progress was started after. */
-    private long catchUpsReading;
-    /** Catch-ups waiting for a pass started after them to find nothing to do; empty in an application. */
-    private final List<CatchUp> catchUps = new ArrayList<>(0);
-
-    private record CatchUp(long number, CompletableFuture<Void> done) {
-    }
+    /** The catch-ups the test kit asked for after moving its clock; guarded by {@code this}. */
+    private final CatchUps catchUps = new CatchUps();
 
     RecurringFirer(RedisRecurringSchedules schedules, RedisDelayedQueue queue, PacerRedis redis,
             HandlersByQueue handlers, PacerConfig config, SchedulerRuntimeConfig scheduler, Vertx vertx,
@@ -115,8 +109,7 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
                 vertx.cancelTimer(timerId);
                 timerId = -1;
             }
-            catchUps.forEach(catchUp -> catchUp.done().complete(null));
-            catchUps.clear();
+            catchUps.completeAll();
         }
         if (wakeUps != null) {
             wakeUps.close();
@@ -140,7 +133,7 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
             }
             polling = true;
             again = false;
-            catchUpsReading = catchUpsAsked;
+            catchUps.reading();
             if (wakeUps != null) {
                 wakeUps.open(); // reopened here once dropped
             }
@@ -165,13 +158,12 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
      */
     @Override
     public CompletionStage<Void> catchUp() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> done;
         synchronized (this) {
             if (!started || stopped) {
-                done.complete(null);
-                return done;
+                return CompletableFuture.completedFuture(null);
             }
-            catchUps.add(new CatchUp(++catchUpsAsked, done));
+            done = catchUps.ask();
         }
         poll();
         return done;
@@ -301,14 +293,8 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
             if (stopped) {
                 return;
             }
-            if (idle && !catchUps.isEmpty()) {
-                catchUps.removeIf(catchUp -> {
-                    if (catchUp.number() <= catchUpsReading) {
-                        catchUp.done().complete(null);
-                        return true;
-                    }
-                    return false;
-                });
+            if (idle) {
+                catchUps.caughtUp();
             }
             if (!again) {
                 long delay = Math.max(1, Math.min(sleepMillis, maxWaitMillis));
