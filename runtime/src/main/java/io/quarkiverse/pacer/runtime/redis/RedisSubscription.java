@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.jboss.logging.Logger;
 
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
@@ -12,11 +13,15 @@ import io.vertx.redis.client.Response;
 /**
  * One pub/sub connection of Pacer's own (never one of its request connections) subscribed to fixed channels. It is
  * opened on demand and, once dropped (closed by Redis, failed, or given up by its owner), stays closed until the
- * owner calls {@link #open()} again: owners reopen it from a timer they already have.
+ * owner calls {@link #open()} again: owners reopen it from a timer they already have, or ask it to reopen itself
+ * ({@link #reopeningWith(Vertx)}) when their own timer is too slow for what the messages are for.
  */
 public final class RedisSubscription {
 
     private static final Logger LOG = Logger.getLogger(RedisSubscription.class);
+
+    static final long MIN_REOPEN_MILLIS = 100;
+    static final long MAX_REOPEN_MILLIS = 2_000;
 
     /** What the owner does with the subscription's events; called on the connection's event loop. */
     public interface Listener {
@@ -40,6 +45,9 @@ public final class RedisSubscription {
     private RedisConnection connection;
     private boolean connecting;
     private boolean closed;
+    private Vertx reopenWith;
+    private long reopenTimer = -1;
+    private long reopenDelayMillis = MIN_REOPEN_MILLIS;
 
     /**
      * @param purpose what the subscription is for and what happens without it, for the debug log
@@ -49,6 +57,16 @@ public final class RedisSubscription {
         this.channels = List.copyOf(channels);
         this.purpose = purpose;
         this.listener = listener;
+    }
+
+    /**
+     * Reopens the subscription by itself whenever it drops or fails to open: after {@value #MIN_REOPEN_MILLIS} ms, then
+     * twice as long after each failed attempt, up to {@value #MAX_REOPEN_MILLIS} ms (a failover takes seconds). The
+     * listener's {@link Listener#onSubscribed()} tells when messages arrive again.
+     */
+    public synchronized RedisSubscription reopeningWith(Vertx vertx) {
+        this.reopenWith = vertx;
+        return this;
     }
 
     /** Opens the subscription unless it is open, opening or closed for good. */
@@ -63,6 +81,7 @@ public final class RedisSubscription {
                     connecting = false;
                 }
                 LOG.debugf("Cannot subscribe to %s (%s): %s", channels, purpose, ar.cause());
+                reopenLater();
                 return;
             }
             RedisConnection opened = ar.result();
@@ -87,6 +106,9 @@ public final class RedisSubscription {
                 if (subscribed.failed()) {
                     dropped(opened);
                 } else if (isCurrent(opened)) {
+                    synchronized (this) {
+                        reopenDelayMillis = MIN_REOPEN_MILLIS;
+                    }
                     listener.onSubscribed();
                 }
             });
@@ -126,6 +148,21 @@ public final class RedisSubscription {
         }
         which.close();
         listener.onDropped();
+        reopenLater();
+    }
+
+    private synchronized void reopenLater() {
+        if (reopenWith == null || closed || reopenTimer != -1) {
+            return;
+        }
+        long delay = reopenDelayMillis;
+        reopenDelayMillis = Math.min(delay * 2, MAX_REOPEN_MILLIS);
+        reopenTimer = reopenWith.setTimer(delay, id -> {
+            synchronized (this) {
+                reopenTimer = -1;
+            }
+            open();
+        });
     }
 
     private void onMessage(Response message) {
@@ -143,6 +180,10 @@ public final class RedisSubscription {
             closed = true;
             current = connection;
             connection = null;
+            if (reopenTimer != -1) {
+                reopenWith.cancelTimer(reopenTimer);
+                reopenTimer = -1;
+            }
         }
         if (current != null) {
             current.close();

@@ -144,7 +144,7 @@ public class DelayedConsumers {
         if (consumers.isEmpty()) {
             return;
         }
-        wakeUps = new DelayedWakeUps(redis, byChannel);
+        wakeUps = new DelayedWakeUps(redis, byChannel, vertx);
         wakeUps.ensureSubscribed();
         consumers.values().forEach(QueueConsumer::start);
         Scheduler jobs = scheduler.isResolvable() ? scheduler.get() : null;

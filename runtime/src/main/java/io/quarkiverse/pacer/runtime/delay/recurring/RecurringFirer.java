@@ -94,7 +94,7 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
             return;
         }
         wakeUps = new RedisSubscription(redis, List.of(schedules.store().keys().wakeChannel),
-                "recurring schedule wake-ups; relying on polling", this);
+                "recurring schedule wake-ups; relying on polling", this).reopeningWith(vertx);
         wakeUps.open();
         synchronized (this) {
             started = true;
@@ -119,6 +119,11 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
     @Override
     public void onMessage(String channel, String message) {
         poll();
+    }
+
+    @Override
+    public void onSubscribed() {
+        poll(); // changes announced while the subscription was down were missed
     }
 
     /** Reads what is due now, unless a pass is running (it then reads again when it ends). */
