@@ -2,6 +2,7 @@ package io.quarkiverse.pacer.deployment.devservices;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.logging.Level;
 
 import org.jboss.logging.Logger;
 
@@ -18,6 +19,7 @@ import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
 import io.quarkus.deployment.builditem.DockerStatusBuildItem;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
+import io.quarkus.deployment.logging.LogCleanupFilterBuildItem;
 import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
 import io.quarkus.redis.deployment.client.RedisClientBuildTimeConfig;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
@@ -38,6 +40,25 @@ class PacerDevServicesProcessor {
 
     /** Identifies our service for reuse across dev-mode restarts: same executable and client, same server. */
     record LocalRedisServiceConfig(String clientName, String redisServer) {
+    }
+
+    /**
+     * Without a working container runtime, the Redis client's Dev Services warn "Please configure quarkus.redis.hosts
+     * ... or get a working docker instance" for the client Pacer uses, while Pacer's own Dev Services start a local
+     * {@code redis-server} for it and say so: that one warning only misleads, so it is logged at DEBUG. Warnings about
+     * other Redis clients are left as they are.
+     */
+    @BuildStep
+    LogCleanupFilterBuildItem quietContainerWarningForPacersClient(PacerBuildTimeConfig pacerConfig,
+            PacerDevServicesConfig devServicesConfig) {
+        String clientName = pacerConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        if (!devServicesConfig.enabled() || ConfigUtils.isPropertyNonEmpty(RedisConfig.getPropertyName(clientName,
+                RedisConfig.HOSTS))) {
+            return null;
+        }
+        String client = RedisConfig.isDefaultClient(clientName) ? "default redis client" : clientName;
+        return new LogCleanupFilterBuildItem("io.quarkus.redis.deployment.client.DevServicesRedisProcessor", Level.FINE,
+                "Please configure quarkus.redis.hosts for " + client + " or get a working docker instance");
     }
 
     @BuildStep
