@@ -12,9 +12,14 @@
 -- ARGV[6]: lease in millis, counted from Redis TIME
 -- ARGV[7]: the run's member in KEYS[2] ('<ARGV[4]>:1:<token>')
 -- ARGV[8]: time to live of both keys in millis
--- Returns: { outcome, now millis }: outcome 1 = claimed (run ARGV[4] if set), 2 = the tick is skipped because a run
---          is in flight, live or waiting to be run again (ARGV[5] = '1'), 0 = another instance moved the job first
---          (or it is paused, or the tick is not due yet): run nothing
+-- ARGV[9]: the latest Redis time the tick ARGV[4] may start at (its overdue grace period), or '' for no bound; a claim
+--          made later loses (the caller reads, and skips the tick)
+-- Returns: { outcome, now millis, the run whose lease ends first or '', its lease deadline or '' }: outcome 1 =
+--          claimed (run ARGV[4] if set), 2 = the tick is skipped because a run is in flight, live or waiting to be run
+--          again (ARGV[5] = '1'), 0 = another instance moved the job first (or it is paused, or the tick is not due
+--          yet, or past ARGV[9]): run nothing. After outcome 1 or 2 the job's state is known without a read
+--          (scheduler-read.lua): its next fire time is ARGV[3], its spec ARGV[2], and, when ARGV[4] is set, it is not
+--          paused.
 -- Work: O(log runs in flight)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -27,13 +32,14 @@ elseif s[1] ~= ARGV[1] or s[2] ~= ARGV[2] then
     return { 0, now }
 end
 if ARGV[4] ~= '' then
-    if s[3] == '1' or tonumber(ARGV[4]) > now then
+    if s[3] == '1' or tonumber(ARGV[4]) > now or (ARGV[9] ~= '' and now > tonumber(ARGV[9])) then
         return { 0, now }
     end
     if ARGV[5] == '1' and redis.call('ZCARD', KEYS[2]) > 0 then
         redis.call('HSET', KEYS[1], 'next', ARGV[3], 'spec', ARGV[2])
         redis.call('PEXPIRE', KEYS[1], ARGV[8])
-        return { 2, now }
+        local busy = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+        return { 2, now, busy[1] or '', busy[2] or '' }
     end
 end
 redis.call('HSET', KEYS[1], 'next', ARGV[3], 'spec', ARGV[2])
@@ -43,4 +49,5 @@ if ARGV[4] ~= '' then
     redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[7])
     redis.call('PEXPIRE', KEYS[2], ARGV[8])
 end
-return { 1, now }
+local run = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+return { 1, now, run[1] or '', run[2] or '' }

@@ -30,7 +30,9 @@ import io.vertx.core.Vertx;
 /**
  * One schedule of one {@code @Scheduled(executeWith = "PACER")} method on this instance. Its loop reads the job's state
  * in Redis, sleeps until the next tick is due by Redis time, and then competes for the tick with one compare-and-set
- * (scheduler-claim.lua); the winner runs it, every other instance sees the next tick instead. A claimed tick holds a
+ * (scheduler-claim.lua); the winner runs it, every other instance sees the next tick instead. A claim that did not lose
+ * shows the job's state as a read would, so the instance claims its next tick without reading first, unless a catch-up,
+ * a pause or resume here, an expired lease or missed ticks call for a read. A claimed tick holds a
  * lease in Redis, renewed while it runs and released when it ends; a run whose lease expired (its instance died) is
  * taken over by the first instance that sees it (scheduler-rerun.lua) and runs again with the tick's own fire time.
  */
@@ -81,6 +83,11 @@ final class ClusterJob {
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final ClusterTrigger trigger = new ClusterTrigger();
     private volatile JobState state;
+    /**
+     * The job's state as this instance's last claim of a tick left it, when the next tick may be claimed without a
+     * read; {@code null} when the next check reads.
+     */
+    private volatile Claimed claimed;
     /** Redis time minus the JVM clock, from the last read: for {@link Trigger#isOverdue()} only. */
     private volatile long clockOffset;
     private volatile long timerId = -1;
@@ -135,6 +142,14 @@ final class ClusterJob {
     /** Runs of this job started on this instance. */
     long runs() {
         return runs.get();
+    }
+
+    /**
+     * The state a claim left, and when the claim was sent (JVM clock): Redis time is at most {@code state.now()} plus
+     * the time since, so the claim without a read never runs a tick before it is due by Redis time, and leaves a tick
+     * that may be overdue to a read.
+     */
+    private record Claimed(JobState state, long sentMillis) {
     }
 
     /** Starts the job's loop; a second call does nothing, so the job never runs two loops. */
@@ -200,12 +215,18 @@ final class ClusterJob {
         // A timer that already fired, or a read in flight, is the loop itself: it must not get a twin.
         if (id != -1 && vertx.cancelTimer(id)) {
             timerId = -1;
+            claimed = null;
             check();
         }
     }
 
     private void check() {
         if (stopped) {
+            return;
+        }
+        Claimed known = claimed;
+        claimed = null;
+        if (known != null && claimNext(known)) {
             return;
         }
         synchronized (this) {
@@ -230,7 +251,7 @@ final class ClusterJob {
                         + "the job starts again with this instance's", definition.id(), read.spec(), spec);
             }
             long first = times.first(read.now(), definition.delayMillis());
-            claim(null, first, null, 0);
+            claim(null, first, null, 0, null);
             return;
         }
         if (read.paused() || !scheduler.isClaiming()) {
@@ -258,23 +279,65 @@ final class ClusterJob {
                     + "(%d ms) and are skipped", definition.id(), Instant.ofEpochMilli(next),
                     Instant.ofEpochMilli(run == null ? step.newNext() : run), definition.graceMillis());
         }
-        claim(next, step.newNext(), run, step.missed());
+        claim(next, step.newNext(), run, step.missed(), null);
     }
 
-    /** @param missed ticks before {@code run} (or {@code newNext}) skipped as overdue, counted if this claim wins */
-    private void claim(Long expectedNext, long newNext, Long run, long missed) {
+    /**
+     * Claims the next tick from the state the last claim left, without a read, when the ordinary case holds: the tick
+     * is due and within the grace period by Redis time (as bounded from the last claim), no lease known is expired, and
+     * no catch-up waits. The claim's compare-and-set still decides: when the job changed meanwhile (paused, moved on,
+     * rescheduled), or the tick is past its grace period by Redis time (the test kit moved the clock), it loses, and the
+     * loop reads.
+     *
+     * @return {@code false} when a read must decide instead
+     */
+    private boolean claimNext(Claimed known) {
+        if (!scheduler.isClaiming() || catchingUp()) {
+            return false;
+        }
+        JobState state = known.state();
+        long now = state.now() + System.currentTimeMillis() - known.sentMillis();
+        RunLease lease = state.run();
+        if (now < state.next() || lease != null && lease.expiredAt(now)) {
+            return false;
+        }
+        DueTick step = DueTick.of(definition.times(), state.next(), now, definition.graceMillis());
+        if (step.run() == null || step.skipped()) {
+            return false;
+        }
+        claim(state.next(), step.newNext(), step.run(), 0, step.run() + definition.graceMillis());
+        return true;
+    }
+
+    /**
+     * @param missed ticks before {@code run} (or {@code newNext}) skipped as overdue, counted if this claim wins
+     * @param runBy the latest Redis time {@code run} may start at, {@code null} when a read just decided it
+     */
+    private void claim(Long expectedNext, long newNext, Long run, long missed, Long runBy) {
         String member = run == null ? "" : RunLease.member(run, 1, nextToken());
+        long sentMillis = System.currentTimeMillis();
         store.claim(key, expectedNext, definition.times().spec(), newNext, run, definition.skipConcurrent(),
-                LEASE_MILLIS, member, ttlMillis).subscribe().with(result -> {
+                LEASE_MILLIS, member, ttlMillis, runBy).subscribe().with(result -> {
                     if (missed > 0 && result.claim() != Claim.LOST) {
                         metrics.skipped(JobMetrics.Skip.OVERDUE, missed);
                     }
                     onClaim(result, run, member);
                     if (result.claim() == Claim.LOST) {
                         wakeIn(0);
-                    } else {
-                        // A catch-up completes on a read that finds nothing due: it also shows the moved-on state.
+                    } else if (run == null) {
+                        // A claim without a run ignores a pause: the next check reads.
                         wakeIn(catchingUp() ? 0 : newNext - result.now());
+                    } else {
+                        JobState before = state;
+                        JobState after = new JobState(result.now(), newNext, definition.times().spec(), false,
+                                result.claim() == Claim.CLAIMED ? run : before == null ? null : before.last(),
+                                result.run());
+                        state = after;
+                        claimed = new Claimed(after, sentMillis);
+                        RunLease lease = after.run();
+                        // A catch-up completes on a read that finds nothing due: it also shows the moved-on state.
+                        wakeIn(catchingUp() ? 0
+                                : (lease == null ? newNext : Math.min(newNext, lease.deadline() + 1)) - result.now());
                     }
                 }, this::onFailure);
     }
@@ -421,7 +484,7 @@ final class ClusterJob {
                 return Uni.createFrom().voidItem();
             }
             return store.claim(key, read.next(), times.spec(), times.after(read.now()), null, false, LEASE_MILLIS, "",
-                    ttlMillis).replaceWithVoid();
+                    ttlMillis, null).replaceWithVoid();
         }).subscribeAsCompletionStage().thenCompose(ignored -> catchUp());
     }
 

@@ -15,10 +15,14 @@ import io.vertx.redis.client.Response;
 record JobState(long now, Long next, String spec, boolean paused, Long last, RunLease run) {
 
     static JobState of(Response reply) {
-        String member = text(reply.get(5));
-        RunLease run = member == null ? null : new RunLease(member, (long) Double.parseDouble(text(reply.get(6))));
         return new JobState(reply.get(0).toLong(), number(reply.get(1)), text(reply.get(2)),
-                "1".equals(text(reply.get(3))), number(reply.get(4)), run);
+                "1".equals(text(reply.get(3))), number(reply.get(4)), run(reply.get(5), reply.get(6)));
+    }
+
+    /** The run of a script's reply (its member and lease deadline, as {@code ZRANGE ... WITHSCORES} gives them). */
+    static RunLease run(Response member, Response deadline) {
+        String text = text(member);
+        return text == null ? null : new RunLease(text, (long) Double.parseDouble(text(deadline)));
     }
 
     private static String text(Response value) {

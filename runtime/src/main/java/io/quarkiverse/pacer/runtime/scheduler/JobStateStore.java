@@ -32,8 +32,11 @@ final class JobStateStore {
         DROPPED
     }
 
-    /** A claim's outcome and the Redis time it was decided at. */
-    record ClaimResult(Claim claim, long now) {
+    /**
+     * A claim's outcome and the Redis time it was decided at; after a claim that did not lose, also the run in flight
+     * whose lease ends first ({@code null} for none), as a read would show it.
+     */
+    record ClaimResult(Claim claim, long now, RunLease run) {
     }
 
     private final PacerRedis redis;
@@ -61,12 +64,15 @@ final class JobStateStore {
      * @param expectedNext the next fire time read, {@code null} to initialize the job
      * @param run scheduled fire time of the tick to run, {@code null} to run none
      * @param member the run's member in the job's runs ({@link RunLease#member}), when {@code run} is set
+     * @param runBy the latest Redis time {@code run} may still start at (its grace period), {@code null} for no bound:
+     *        the claim loses when Redis time is past it
      */
     Uni<ClaimResult> claim(String key, Long expectedNext, String spec, long newNext, Long run, boolean skipConcurrent,
-            long leaseMillis, String member, long ttlMillis) {
+            long leaseMillis, String member, long ttlMillis, Long runBy) {
         return redis.eval(CLAIM, List.of(key, runsKey(key)), List.of(expectedNext == null ? "" : expectedNext.toString(),
                 spec, Long.toString(newNext), run == null ? "" : run.toString(), skipConcurrent ? "1" : "0",
-                Long.toString(leaseMillis), member, Long.toString(ttlMillis))).map(JobStateStore::claimResult);
+                Long.toString(leaseMillis), member, Long.toString(ttlMillis), runBy == null ? "" : runBy.toString()))
+                .map(JobStateStore::claimResult);
     }
 
     /**
@@ -81,7 +87,8 @@ final class JobStateStore {
     }
 
     private static ClaimResult claimResult(Response reply) {
-        return new ClaimResult(claim(reply.get(0).toInteger()), reply.get(1).toLong());
+        return new ClaimResult(claim(reply.get(0).toInteger()), reply.get(1).toLong(),
+                reply.size() > 3 ? JobState.run(reply.get(2), reply.get(3)) : null);
     }
 
     private static Claim claim(int outcome) {

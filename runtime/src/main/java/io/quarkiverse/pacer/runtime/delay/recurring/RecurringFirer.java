@@ -35,10 +35,11 @@ import io.vertx.core.Vertx;
  * Fires the ticks of the recurring schedules on an instance that consumes delay queues. Its loop reads what is due
  * (recurring-read.lua, time from Redis), computes each due schedule's next fire time ({@link DueTick}, the PACER
  * scheduler's rule for missed ticks) and moves the schedules on with one compare-and-set (recurring-fire.lua), which
- * records each fired tick as pending; {@link TickDelivery} then stores each tick's message in its delay queue and
- * takes over the pending ticks whose lease expired. The loop sleeps until the earliest fire time or lease deadline, at
- * most the delay queues' poll interval, and wakes early when another instance announces an earlier schedule. What
- * happens to the ticks it fires is counted per delay queue in {@link RecurringMetrics}.
+ * records each fired tick as pending; {@link TickDelivery} then stores each tick's message in its delay queue, while
+ * the next pass already reads, and takes over the pending ticks whose lease expired. The loop sleeps until the
+ * earliest fire time or lease deadline, at most the delay queues' poll interval, and wakes early when another instance
+ * announces an earlier schedule. What happens to the ticks it fires is counted per delay queue in
+ * {@link RecurringMetrics}.
  */
 @Singleton
 public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSleeper {
@@ -47,6 +48,8 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
 
     /** The most due schedules, and the most expired ticks, one pass handles. */
     static final int BATCH = 100;
+    /** Passes whose fired ticks may be stored while the next pass reads. */
+    static final int MAX_PASSES_STORING = 4;
     /** After a failed Redis call, the next attempt. */
     static final long RETRY_MILLIS = 1_000;
     /** Added to the longest a store of one message may take, for a fired tick's lease. */
@@ -68,6 +71,8 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
     private boolean again;
     private volatile boolean stopped;
     private boolean started;
+    /** Passes whose fired ticks are still being stored ({@link #deliver}). */
+    private int storing;
     /** The catch-ups the test kit asked for after moving its clock; guarded by {@code this}. */
     private final CatchUps catchUps = new CatchUps();
 
@@ -213,7 +218,7 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
         }
         if (!moves.isEmpty()) {
             passes.add(schedules.store().fire(moves, leaseMillis).flatMap(fired -> {
-                List<Uni<Void>> stores = new ArrayList<>();
+                List<TickDelivery.Tick> ticks = new ArrayList<>();
                 for (int i = 0; i < fired.definitions().size(); i++) {
                     String definition = fired.definitions().get(i);
                     if (definition == null) {
@@ -232,12 +237,11 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
                         }
                     }
                     if (move.tick() != null) {
-                        String member = RecurringStore.member(move.tick(), 1, move.id());
-                        stores.add(stored == null ? delivery.drop(member)
-                                : delivery.store(move.id(), move.tick(), stored, member));
+                        ticks.add(new TickDelivery.Tick(move.id(), move.tick(), stored,
+                                RecurringStore.member(move.tick(), 1, move.id())));
                     }
                 }
-                return join(stores);
+                return deliver(delivery.storeAll(ticks));
             }));
         }
         if (!work.expired().isEmpty()) {
@@ -255,6 +259,34 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
         }
         // Read again at once: the moved schedules' next fire times decide the sleep, and a full batch has more.
         return join(passes).replaceWith(0L);
+    }
+
+    /**
+     * Lets the next pass read while {@code stores} (the ticks a pass fired) are still being stored: the schedules are
+     * already moved on, so storing overlaps the next passes' reads instead of adding its round trips to each pass. At
+     * most {@link #MAX_PASSES_STORING} passes store at once; beyond, a pass waits for its own stores.
+     */
+    private Uni<Void> deliver(Uni<Void> stores) {
+        synchronized (this) {
+            if (storing >= MAX_PASSES_STORING) {
+                return stores;
+            }
+            storing++;
+        }
+        stores.subscribe().with(ignored -> stored(), failure -> stored());
+        return Uni.createFrom().voidItem();
+    }
+
+    /** A pass's ticks are stored: a catch-up waiting for them gets a pass of its own, which finds nothing due. */
+    private void stored() {
+        boolean again;
+        synchronized (this) {
+            storing--;
+            again = storing == 0 && catchUps.pending();
+        }
+        if (again) {
+            poll();
+        }
     }
 
     /** The due schedule's step, {@code null} when its definition cannot be read or has no next fire time. */
@@ -298,7 +330,8 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
             if (stopped) {
                 return;
             }
-            if (idle) {
+            if (idle && storing == 0) {
+                // Every tick fired before is stored too.
                 catchUps.caughtUp();
             }
             if (!again) {

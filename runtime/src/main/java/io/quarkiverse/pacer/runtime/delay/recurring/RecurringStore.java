@@ -179,8 +179,9 @@ final class RecurringStore {
         });
     }
 
-    Uni<Void> done(String member) {
-        return redis.eval(DONE, keys.all, List.of(member)).replaceWithVoid();
+    /** Clears the pending entries of stored ticks, at most {@link RecurringFirer#BATCH} at once. */
+    Uni<Void> done(List<String> members) {
+        return redis.eval(DONE, keys.all, members).replaceWithVoid();
     }
 
     /** A fired tick's member in the pending set: {@code <tick>:<start>:<id>}. */

@@ -41,7 +41,7 @@ final class TickDelivery {
         List<String> members = new ArrayList<>(expired.size());
         expired.forEach(e -> members.add(e.member()));
         return store.redo(members, leaseMillis, MAX_STARTS).flatMap(redone -> {
-            List<Uni<Void>> stores = new ArrayList<>();
+            List<Tick> ticks = new ArrayList<>();
             for (int i = 0; i < redone.size(); i++) {
                 RecurringStore.Redone r = redone.get(i);
                 String member = members.get(i);
@@ -52,12 +52,10 @@ final class TickDelivery {
                         LOG.warnf("Recurring schedule %s: the tick of %s was fired by an instance that stopped before "
                                 + "storing it; this instance stores it", id, Instant.ofEpochMilli(tick));
                         StoredDelivery stored = read(id, tick, r.definition());
-                        if (stored == null) {
-                            stores.add(drop(r.member()));
-                        } else {
+                        if (stored != null) {
                             metrics.takenOver(stored.queue());
-                            stores.add(store(id, tick, stored, r.member()));
                         }
+                        ticks.add(new Tick(id, tick, stored, r.member()));
                     }
                     case DROPPED -> {
                         LOG.errorf("Recurring schedule %s: the tick of %s could not be stored in its delay queue in %d "
@@ -73,7 +71,7 @@ final class TickDelivery {
                     }
                 }
             }
-            return RecurringFirer.join(stores);
+            return storeAll(ticks);
         });
     }
 
@@ -99,23 +97,51 @@ final class TickDelivery {
     }
 
     /**
-     * Stores a fired tick's message, then clears its pending entry; a failure leaves the entry to expire and be
-     * stored again.
+     * A fired tick to store: schedule {@code id}'s tick {@code tick}, pending as {@code member}; {@code stored} is
+     * {@code null} when its definition cannot be read (the tick is only cleared, not delivered).
      */
-    Uni<Void> store(String id, long tick, StoredDelivery stored, String member) {
-        Instant at = Instant.ofEpochMilli(tick);
-        return Uni.createFrom().deferred(() -> queue.scheduleEncodedIfAbsent(stored.queue(), id + "@" + at,
-                stored.payload(), at))
-                .flatMap(ignored -> store.done(member))
-                .onFailure().recoverWithUni(failure -> {
-                    LOG.warnf("Recurring schedule %s: the tick of %s could not be stored in delay queue %s (%s); it is "
-                            + "tried again in %d ms", id, at, stored.queue(), failure.toString(), leaseMillis);
-                    return Uni.createFrom().voidItem();
-                });
+    record Tick(String id, long tick, StoredDelivery stored, String member) {
     }
 
-    /** Clears the pending entry of a tick that is not stored. */
-    Uni<Void> drop(String member) {
-        return store.done(member);
+    /**
+     * Stores the fired ticks' messages, all at once, then clears the pending entries of those stored (and of those not
+     * to deliver) with one call; a tick whose store failed keeps its entry, to expire and be stored again.
+     */
+    Uni<Void> storeAll(List<Tick> ticks) {
+        if (ticks.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Uni<String>> stores = new ArrayList<>(ticks.size());
+        for (Tick tick : ticks) {
+            stores.add(tick.stored() == null ? Uni.createFrom().item(tick.member()) : store(tick));
+        }
+        return Uni.join().all(stores).andFailFast().flatMap(members -> {
+            List<String> done = new ArrayList<>(members.size());
+            for (String member : members) {
+                if (member != null) {
+                    done.add(member);
+                }
+            }
+            return done.isEmpty() ? Uni.createFrom().voidItem() : store.done(done).onFailure().recoverWithUni(failure -> {
+                LOG.warnf("Recurring schedules: %d stored tick(s) could not be cleared as pending (%s); they are "
+                        + "taken over in %d ms, and a message still waiting is not stored twice", done.size(),
+                        failure.toString(), leaseMillis);
+                return Uni.createFrom().voidItem();
+            });
+        });
+    }
+
+    /** Stores a fired tick's message: emits its pending member, or {@code null} (logged) when the store failed. */
+    private Uni<String> store(Tick tick) {
+        Instant at = Instant.ofEpochMilli(tick.tick());
+        StoredDelivery stored = tick.stored();
+        return Uni.createFrom().deferred(() -> queue.scheduleEncodedIfAbsent(stored.queue(), tick.id() + "@" + at,
+                stored.payload(), at))
+                .replaceWith(tick.member())
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("Recurring schedule %s: the tick of %s could not be stored in delay queue %s (%s); it is "
+                            + "tried again in %d ms", tick.id(), at, stored.queue(), failure.toString(), leaseMillis);
+                    return null;
+                });
     }
 }
