@@ -16,6 +16,7 @@ import jakarta.enterprise.event.Event;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.SparseWarning;
 import io.quarkiverse.pacer.runtime.redis.CatchUps;
 import io.quarkiverse.pacer.runtime.scheduler.JobStateStore.Claim;
 import io.quarkiverse.pacer.runtime.scheduler.JobStateStore.ClaimResult;
@@ -39,6 +40,8 @@ import io.vertx.core.Vertx;
 final class ClusterJob {
 
     private static final Logger LOG = Logger.getLogger(ClusterJob.class);
+    /** Thousands of jobs falling behind at once must not write thousands of warnings a second. */
+    private static final SparseWarning SKIPPED = new SparseWarning(LOG, Duration.ofSeconds(10));
 
     /** The longest an instance sleeps between two reads: a pause, resume or new schedule is seen within it. */
     static final long MAX_WAIT_MILLIS = 60_000;
@@ -275,7 +278,7 @@ final class ClusterJob {
         DueTick step = DueTick.of(times, next, read.now(), definition.graceMillis());
         Long run = step.run();
         if (step.skipped()) {
-            LOG.warnf("PACER job %s: the ticks from %s to %s were missed by more than the overdue grace period "
+            SKIPPED.warnf("PACER job %s: the ticks from %s to %s were missed by more than the overdue grace period "
                     + "(%d ms) and are skipped", definition.id(), Instant.ofEpochMilli(next),
                     Instant.ofEpochMilli(run == null ? step.newNext() : run), definition.graceMillis());
         }

@@ -1,5 +1,6 @@
 package io.quarkiverse.pacer.runtime.delay.recurring;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.PacerStartup;
+import io.quarkiverse.pacer.runtime.SparseWarning;
 import io.quarkiverse.pacer.runtime.config.DelayedRuntimeConfig;
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
 import io.quarkiverse.pacer.runtime.delay.HandlersByQueue;
@@ -45,6 +47,8 @@ import io.vertx.core.Vertx;
 public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSleeper {
 
     private static final Logger LOG = Logger.getLogger(RecurringFirer.class);
+    /** Thousands of schedules falling behind at once must not write thousands of warnings a second. */
+    private static final SparseWarning SKIPPED = new SparseWarning(LOG, Duration.ofSeconds(10));
 
     /** The most due schedules, and the most expired ticks, one pass handles. */
     static final int BATCH = 100;
@@ -310,7 +314,7 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
 
     private void warnSkipped(RecurringStore.Move move, DueTick step) {
         if (step.skipped()) {
-            LOG.warnf("Recurring schedule %s: %d tick(s) from %s on were missed by more than the overdue grace period "
+            SKIPPED.warnf("Recurring schedule %s: %d tick(s) from %s on were missed by more than the overdue grace period "
                     + "and are skipped", move.id(), step.missed(), Instant.ofEpochMilli(move.next()));
         }
     }
