@@ -3,6 +3,8 @@ package io.quarkiverse.pacer.it.instances;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,32 +27,63 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The promise of {@code @Scheduled(executeWith = "PACER")}: two instances of the packaged application run ten
- * schedules every second, and every tick runs exactly once across both: no tick twice, none missed, on a one-second
- * grid; both instances take ticks. A job paused through one instance is paused on the other, and resumed through the
- * other it runs again. Last, one instance is killed ({@code kill -9}) while it runs ticks of a schedule whose runs take
- * three seconds: each run it was in the middle of runs again, once, on the other instance when its lease expires, and
- * every other tick of that schedule ran exactly once, none missed.
+ * schedules every second, and for a minute every tick of each runs exactly once across both: no tick twice, none
+ * missed, on a one-second grid; both instances take ticks. Meanwhile a slow schedule (runs of three seconds) paused
+ * through one instance is paused on the other, and resumed through the other it runs again. Then one instance is killed
+ * ({@code kill -9}) while it runs ticks of the slow schedule: each run it was in the middle of runs again, once, on the
+ * other instance when its lease expires; every other tick of the slow schedule, and every tick of the ten from the
+ * start of the minute until after those runs again, ran exactly once, none missed (a tick of the ten runs twice only if
+ * the killed instance was running it: at most as many as the survivor counts in {@code pacer.scheduler.reruns}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-// The count first: the pause leaves a gap in tick-0's ticks; the kill last.
+// The pause first (on the slow schedule, during the minute), the minute's count, the kill last.
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoInstancesSchedulerIT {
 
-    /** Ticks of each job the test waits for: about this many seconds of running. */
-    static final int TICKS = 20;
     static final int JOBS = 10;
+    /** The consecutive ticks of each job, with both instances up, that must each run exactly once: a minute. */
+    static final int MINUTE_TICKS = 60;
+    static final long PERIOD = 1_000;
+    /** The newest ticks may still have a run in flight: the counts cover the ticks this much older than the newest. */
+    static final long SETTLE_MILLIS = 2_000;
 
     private RedisServerProcess redis;
     private List<AppInstance> instances;
+    /** When both instances were ready: the minute counts the ticks from here. */
+    private long bothUp;
+    private Map<String, Long> runsAtBothUp;
+    /** The first slow tick after the resume: the kill scenario counts the slow ticks from there. */
+    private long slowResumedFrom;
 
     @BeforeAll
     void start() throws Exception {
         redis = new RedisServerProcess().start();
-        instances = List.of(
-                new AppInstance("first", redis.uri(), "pacer.it.schedules.every=1s", "pacer.it.slow.every=1s",
-                        "pacer.it.instance=first"),
-                new AppInstance("second", redis.uri(), "pacer.it.schedules.every=1s", "pacer.it.slow.every=1s",
-                        "pacer.it.instance=second"));
+        // Both at once: the minute starts when the second is ready.
+        ExecutorService starting = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<AppInstance>> started = new ArrayList<>();
+            for (String name : List.of("first", "second")) {
+                started.add(starting.submit(() -> new AppInstance(name, redis.uri(), "pacer.it.schedules.every=1s",
+                        "pacer.it.slow.every=1s", "pacer.it.instance=" + name)));
+            }
+            List<AppInstance> ready = new ArrayList<>();
+            Exception failure = null;
+            for (Future<AppInstance> instance : started) {
+                try {
+                    ready.add(instance.get());
+                } catch (ExecutionException e) {
+                    failure = e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+            instances = ready;
+            if (failure != null) {
+                throw failure;
+            }
+        } finally {
+            starting.shutdown();
+        }
+        bothUp = System.currentTimeMillis();
+        runsAtBothUp = counts(instances.get(0).get("/scheduling/instances"));
     }
 
     @AfterAll
@@ -63,47 +100,15 @@ class TwoInstancesSchedulerIT {
 
     @Test
     @Order(1)
-    void everyTickRunsOnceAcrossBothInstances() throws Exception {
-        AppInstance first = instances.get(0);
-        await().atMost(Duration.ofSeconds(TICKS * 3)).pollInterval(Duration.ofMillis(500))
-                .until(() -> ticks(first, "tick-" + (JOBS - 1)).size() >= TICKS + 3);
-        for (int job = 0; job < JOBS; job++) {
-            Map<Long, Long> ticks = ticks(first, "tick-" + job);
-            // The last two seconds may still have a run in flight: the count covers the ticks before them.
-            long newest = ticks.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
-            List<Long> settled = new ArrayList<>();
-            ticks.forEach((tick, runs) -> {
-                if (tick <= newest - 2000) {
-                    settled.add(tick);
-                }
-            });
-            assertThat(settled.size()).as("settled ticks of tick-%d", job).isGreaterThanOrEqualTo(TICKS);
-            for (long tick : settled) {
-                assertThat(ticks.get(tick)).as("runs of tick %d of tick-%d", tick, job).isEqualTo(1);
-            }
-            for (int i = 1; i < settled.size(); i++) {
-                assertThat(settled.get(i) - settled.get(i - 1)).as("gap before tick %d of tick-%d", settled.get(i), job)
-                        .isEqualTo(1000);
-            }
-        }
-        Map<String, Long> byInstance = counts(first.get("/scheduling/instances"));
-        assertThat(byInstance).containsOnlyKeys("first", "second");
-        assertThat(byInstance.values()).allMatch(runs -> runs > 0);
-        System.out.printf("Two instances, %d schedules every second: each of >= %d ticks per job ran once; runs by "
-                + "instance %s%n", JOBS, TICKS, byInstance);
-    }
-
-    @Test
-    @Order(2)
     void pauseAndResumeHoldOnEveryInstance() throws Exception {
         AppInstance first = instances.get(0);
         AppInstance second = instances.get(1);
-        String job = "tick-0";
+        String job = "slow";
         await().atMost(Duration.ofSeconds(30)).until(() -> !ticks(first, job).isEmpty());
         first.post("/scheduling/pause/" + job);
         assertThat(second.get("/scheduling/paused/" + job)).isEqualTo("true");
         assertThat(first.get("/scheduling/paused/" + job)).isEqualTo("true");
-        // At most a run in flight when the pause came finishes; no tick starts afterwards while the others go on.
+        // At most a tick being claimed when the pause came starts; no tick starts afterwards while the others go on.
         int pausedAt = ticks(first, job).size();
         int otherAt = ticks(first, "tick-1").size();
         await().atMost(Duration.ofSeconds(30)).until(() -> ticks(first, "tick-1").size() >= otherAt + 3);
@@ -113,7 +118,47 @@ class TwoInstancesSchedulerIT {
         assertThat(first.get("/scheduling/paused/" + job)).isEqualTo("false");
         int resumedAt = ticks(first, job).size();
         await().atMost(Duration.ofSeconds(30)).until(() -> ticks(first, job).size() >= resumedAt + 2);
-        assertThat(ticks(first, job).values()).containsOnly(1L);
+        Map<Long, Long> ticks = ticks(first, job);
+        assertThat(ticks.values()).containsOnly(1L);
+        // The pause left a gap of three ticks or more: the ticks after it are the resumed ones.
+        long previous = Long.MIN_VALUE;
+        for (long tick : ticks.keySet()) {
+            if (previous != Long.MIN_VALUE && tick - previous > PERIOD) {
+                slowResumedFrom = tick;
+            }
+            previous = tick;
+        }
+        assertThat(slowResumedFrom).as("the first slow tick after the pause's gap").isPositive();
+    }
+
+    @Test
+    @Order(2)
+    void everyTickRunsOnceForAMinuteAcrossBothInstances() throws Exception {
+        AppInstance first = instances.get(0);
+        await().atMost(Duration.ofSeconds(MINUTE_TICKS * 2)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            for (int job = 0; job < JOBS; job++) {
+                if (settled(ticks(first, "tick-" + job), bothUp).size() < MINUTE_TICKS) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        Map<String, Long> runs = new TreeMap<>(counts(first.get("/scheduling/instances")));
+        runs.replaceAll((instance, count) -> count - runsAtBothUp.getOrDefault(instance, 0L));
+        int fewest = Integer.MAX_VALUE;
+        for (int job = 0; job < JOBS; job++) {
+            Map<Long, Long> ticks = settled(ticks(first, "tick-" + job), bothUp);
+            assertThat(ticks.size()).as("settled ticks of tick-%d with both instances up", job)
+                    .isGreaterThanOrEqualTo(MINUTE_TICKS);
+            assertEachOnceOnTheGrid(ticks, "tick-" + job, Set.of());
+            fewest = Math.min(fewest, ticks.size());
+        }
+        assertThat(runs).containsOnlyKeys("first", "second");
+        assertThat(runs.values()).allMatch(count -> count > 0);
+        System.out.printf("Two instances, %d schedules every second: each job's ticks over %d consecutive seconds or"
+                + " more ran once each, none missed; runs by instance while both were up %s; claims late by up to %d ms"
+                + " (first) and %d ms (second)%n", JOBS, fewest, runs, maxLatenessMillis(first),
+                maxLatenessMillis(instances.get(1)));
     }
 
     @Test
@@ -125,37 +170,78 @@ class TwoInstancesSchedulerIT {
         // last three seconds, so none is starting or ending at that instant on either side of the kill.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
             Set<Long> running = runningOn(first, "second");
-            long phase = Math.floorMod(System.currentTimeMillis() - ticks(first, "slow").keySet().iterator().next(),
-                    1000L);
+            long phase = Math.floorMod(System.currentTimeMillis() - slowResumedFrom, PERIOD);
             return !running.isEmpty() && phase >= 400 && phase <= 600;
         });
         second.kill();
+        long killedAt = System.currentTimeMillis();
         Set<Long> killed = runningOn(first, "second");
         assertThat(killed).isNotEmpty();
 
-        // Their leases expire (the default lease, renewed while a run lasts), and the first instance runs them again.
+        // Their leases expire (the default lease, renewed while a run lasts), and the first instance runs them again;
+        // a run of the ten the killed instance was in the middle of runs again as well, at the same time.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> ticks(first, "slow-ended-first").keySet().containsAll(killed));
-        Map<Long, Long> ticks = ticks(first, "slow");
+        Map<String, Long> reruns = reruns(first);
+        assertThat(reruns.getOrDefault("slow", 0L)).as("slow runs the first instance took over")
+                .isEqualTo(killed.size());
+
+        Map<Long, Long> slow = settled(ticks(first, "slow"), slowResumedFrom);
+        assertThat(slow).containsKeys(killed.toArray(Long[]::new));
+        assertEachOnceOnTheGrid(slow, "slow", killed);
         Map<Long, Long> startedOnFirst = ticks(first, "slow-started-first");
-        long newest = ticks.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
-        List<Long> settled = ticks.keySet().stream().filter(tick -> tick <= newest - 2000).toList();
-        assertThat(settled).contains(killed.toArray(Long[]::new));
-        int twice = 0;
-        for (long tick : settled) {
-            long expected = killed.contains(tick) ? 2 : 1;
-            assertThat(ticks.get(tick)).as("runs of slow tick %d", tick).isEqualTo(expected);
-            twice += expected == 2 ? 1 : 0;
-        }
         for (long tick : killed) {
             assertThat(startedOnFirst.get(tick)).as("runs of killed tick %d on the first instance", tick).isEqualTo(1);
         }
-        for (int i = 1; i < settled.size(); i++) {
-            assertThat(settled.get(i) - settled.get(i - 1)).as("gap before slow tick %d", settled.get(i)).isEqualTo(1000);
+
+        long seconds = Long.MAX_VALUE;
+        long twice = 0;
+        for (int job = 0; job < JOBS; job++) {
+            String name = "tick-" + job;
+            Map<Long, Long> ticks = settled(ticks(first, name), bothUp);
+            assertThat(ticks.keySet().stream().filter(tick -> tick > killedAt).count())
+                    .as("ticks of %s after the kill", name).isGreaterThanOrEqualTo(10);
+            Set<Long> doubled = new TreeSet<>();
+            ticks.forEach((tick, runs) -> {
+                if (runs == 2) {
+                    doubled.add(tick);
+                }
+            });
+            // Twice only the ticks the killed instance was running: each run again once, here.
+            assertThat((long) doubled.size()).as("ticks of %s run twice, at most its runs taken over", name)
+                    .isLessThanOrEqualTo(reruns.getOrDefault(name, 0L));
+            assertEachOnceOnTheGrid(ticks, name, doubled);
+            seconds = Math.min(seconds, ticks.size());
+            twice += doubled.size();
         }
-        System.out.printf("One of two instances killed mid-run: of %d slow ticks, %d ran twice (the runs it was in the "
-                + "middle of: %d, each run again on the other instance), the others once, none missed%n", settled.size(),
-                twice, killed.size());
+        System.out.printf("One of two instances killed mid-run: %d schedules every second over %d s or more through the"
+                + " kill: %d ticks ran twice (runs taken over: %d), the others once, none missed; slow schedule: of %d"
+                + " ticks, %d ran twice (the runs it was in the middle of: %d, each run again on the other instance),"
+                + " the others once, none missed; runs taken over %s%n", JOBS, seconds, twice,
+                reruns.entrySet().stream().filter(e -> !e.getKey().equals("slow")).mapToLong(Map.Entry::getValue).sum(),
+                slow.size(), killed.size(), killed.size(), reruns);
+    }
+
+    /** Each tick ran once ({@code twice}: twice), one period after the one before. */
+    private static void assertEachOnceOnTheGrid(Map<Long, Long> ticks, String job, Set<Long> twice) {
+        Long previous = null;
+        for (Map.Entry<Long, Long> tick : ticks.entrySet()) {
+            assertThat(tick.getValue()).as("runs of tick %d of %s", tick.getKey(), job)
+                    .isEqualTo(twice.contains(tick.getKey()) ? 2 : 1);
+            if (previous != null) {
+                assertThat(tick.getKey() - previous).as("gap before tick %d of %s", tick.getKey(), job)
+                        .isEqualTo(PERIOD);
+            }
+            previous = tick.getKey();
+        }
+    }
+
+    /** The ticks from {@code from} on that have surely ended: all but the last {@link #SETTLE_MILLIS}. */
+    private static Map<Long, Long> settled(TreeMap<Long, Long> ticks, long from) {
+        if (ticks.isEmpty() || ticks.lastKey() - SETTLE_MILLIS < from) {
+            return new TreeMap<>();
+        }
+        return new TreeMap<>(ticks.subMap(from, true, ticks.lastKey() - SETTLE_MILLIS, true));
     }
 
     /** The slow ticks that started on {@code instance} and did not end there. */
@@ -165,10 +251,52 @@ class TwoInstancesSchedulerIT {
         return running;
     }
 
-    private static Map<Long, Long> ticks(AppInstance instance, String job) throws Exception {
-        Map<Long, Long> ticks = new TreeMap<>();
+    private static TreeMap<Long, Long> ticks(AppInstance instance, String job) throws Exception {
+        TreeMap<Long, Long> ticks = new TreeMap<>();
         counts(instance.get("/scheduling/ticks/" + job)).forEach((tick, runs) -> ticks.put(Long.valueOf(tick), runs));
         return ticks;
+    }
+
+    /** {@code pacer.scheduler.reruns} of the instance by job: the runs of dead instances it took over. */
+    private static Map<String, Long> reruns(AppInstance instance) throws Exception {
+        Map<String, Long> reruns = new TreeMap<>();
+        for (String line : metrics(instance)) {
+            if (line.startsWith("pacer_scheduler_reruns_total{")) {
+                reruns.put(tag(line, "job"), (long) value(line));
+            }
+        }
+        return reruns;
+    }
+
+    /** The largest {@code pacer.scheduler.lateness} of the instance over all jobs (Micrometer's recent maximum). */
+    private static long maxLatenessMillis(AppInstance instance) throws Exception {
+        double max = 0;
+        for (String line : metrics(instance)) {
+            if (line.startsWith("pacer_scheduler_lateness_seconds_max{")) {
+                max = Math.max(max, value(line));
+            }
+        }
+        return Math.round(max * 1000);
+    }
+
+    private static List<String> metrics(AppInstance instance) {
+        try {
+            return List.of(instance.get("/q/metrics").split("\n"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String tag(String line, String name) {
+        int start = line.indexOf(name + "=\"") + name.length() + 2;
+        return line.substring(start, line.indexOf('"', start));
+    }
+
+    private static double value(String line) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
 
     private static Map<String, Long> counts(String lines) {
