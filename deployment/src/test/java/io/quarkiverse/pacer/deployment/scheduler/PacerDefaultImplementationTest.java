@@ -21,6 +21,8 @@ import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
 import io.quarkiverse.pacer.delay.DelayedQueue;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
+import io.quarkiverse.pacer.runtime.scheduler.JobSnapshot;
+import io.quarkiverse.pacer.runtime.scheduler.PacerScheduler;
 import io.quarkiverse.pacer.test.support.RedisCommands;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
@@ -125,6 +127,10 @@ class PacerDefaultImplementationTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> jobs.onVirtualThread.size() >= 1);
         assertThat(pacer.getScheduledJob("defaulted-virtual")).isNotNull();
         assertThat(jobs.onVirtualThread).containsOnly(VirtualThreads.available());
+
+        // The Dev UI's list: the PACER jobs only.
+        assertThat(((PacerScheduler) pacer).snapshots().await().atMost(Duration.ofSeconds(10)))
+                .extracting(JobSnapshot::id).containsExactly("defaulted", "defaulted-virtual");
     }
 
     @Test
