@@ -16,7 +16,9 @@ import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.Type;
+import org.jboss.logging.Logger;
 
+import io.quarkiverse.pacer.runtime.config.PacerBuildTimeConfig;
 import io.quarkiverse.pacer.runtime.scheduler.JobTaskClasses;
 import io.quarkiverse.pacer.runtime.scheduler.MicrometerSchedulerMetrics;
 import io.quarkiverse.pacer.runtime.scheduler.PacerScheduler;
@@ -34,6 +36,7 @@ import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.deployment.recording.RecorderContext;
 import io.quarkus.runtime.metrics.MetricsFactory;
+import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.deployment.ForceStartSchedulerBuildItem;
 import io.quarkus.scheduler.deployment.ScheduledBusinessMethodItem;
 import io.quarkus.scheduler.deployment.SchedulerImplementationBuildItem;
@@ -42,19 +45,27 @@ import io.quarkus.scheduler.runtime.SchedulerConfig;
 /**
  * The {@code PACER} implementation of Quarkus's scheduler: registered when Quarkus's composite scheduler is on (the
  * application chooses a scheduler per method or programmatic job), so an application without it keeps Quarkus's
- * scheduler as it was; what this implementation does not support yet fails the build, naming the method. The classes
+ * scheduler as it was; {@code quarkus.pacer.scheduler.default-implementation} makes it the implementation of the methods
+ * and jobs that choose none. What this implementation does not support fails the build, naming the method. The classes
  * that can be the task of a programmatic job are handed to the runtime, which recreates stored jobs from them.
  */
 public class PacerSchedulerProcessor {
 
+    private static final Logger LOG = Logger.getLogger(PacerSchedulerProcessor.class);
+
+    static final String DEFAULT_IMPLEMENTATION = "quarkus.pacer.scheduler.default-implementation";
+
     /**
-     * Below Quarkus's own implementations ({@code SIMPLE} is 0, {@code QUARTZ} 1): {@code PACER} is never the default,
-     * only chosen with {@code executeWith}, so Pacer's own internal jobs and the application's other methods stay put.
+     * Below Quarkus's own implementations ({@code SIMPLE} is 0, {@code QUARTZ} 1): {@code PACER} is only chosen with
+     * {@code executeWith}, so the application's other methods stay put.
      */
     static final int PRIORITY = -100;
 
+    /** Above Quarkus's own implementations: Quarkus makes the implementation of highest priority the default one. */
+    static final int DEFAULT_PRIORITY = 100;
+
     @BuildStep
-    void registerImplementation(CombinedIndexBuildItem index, SchedulerConfig schedulerConfig,
+    void registerImplementation(SchedulerConfig schedulerConfig, PacerBuildTimeConfig config,
             BuildProducer<SchedulerImplementationBuildItem> implementations,
             BuildProducer<AdditionalBeanBuildItem> beans, BuildProducer<ForceStartSchedulerBuildItem> forceStart) {
         if (!schedulerConfig.useCompositeScheduler()) {
@@ -63,10 +74,12 @@ public class PacerSchedulerProcessor {
             return;
         }
         implementations.produce(new SchedulerImplementationBuildItem(PacerScheduler.IMPLEMENTATION,
-                DotName.createSimple(PacerScheduler.class), PRIORITY));
+                DotName.createSimple(PacerScheduler.class),
+                config.scheduler().defaultImplementation() ? DEFAULT_PRIORITY : PRIORITY));
         beans.produce(AdditionalBeanBuildItem.unremovableOf(PacerScheduler.class));
         // The composite scheduler's pause() and resume() reach Quarkus's own scheduler first, which throws unless it
-        // was started: an application whose only scheduled methods are PACER ones could not pause them all.
+        // was started: an application whose only scheduled methods are PACER ones could not pause them all. Pacer's
+        // own jobs need it too when PACER is the default.
         forceStart.produce(new ForceStartSchedulerBuildItem());
     }
 
@@ -151,18 +164,36 @@ public class PacerSchedulerProcessor {
         return false;
     }
 
+    /**
+     * Every schedule that runs with {@code PACER}, chosen with {@code executeWith} or by default, goes through the same
+     * checks. {@code PACER} as the default needs the composite scheduler even without any method: programmatic jobs
+     * and Pacer's own jobs are scheduled through it.
+     */
     @BuildStep
     void validatePacerScheduledMethods(List<ScheduledBusinessMethodItem> methods, SchedulerConfig schedulerConfig,
-            BuildProducer<ValidationErrorBuildItem> errors) {
+            PacerBuildTimeConfig config, BuildProducer<ValidationErrorBuildItem> errors) {
+        boolean byDefault = config.scheduler().defaultImplementation();
         List<String> problems = new ArrayList<>();
+        if (byDefault && !schedulerConfig.useCompositeScheduler()) {
+            problems.add(DEFAULT_IMPLEMENTATION + "=true needs quarkus.scheduler.use-composite-scheduler=true "
+                    + "(Quarkus's default is false): set both, so that PACER runs the methods and jobs that choose no "
+                    + "scheduler while Quarkus's own scheduler stays available for executeWith = Scheduled.SIMPLE and for "
+                    + "Pacer's own per-instance jobs; or remove " + DEFAULT_IMPLEMENTATION);
+        }
         for (ScheduledBusinessMethodItem method : methods) {
             for (AnnotationInstance scheduled : method.getSchedules()) {
-                if (!isPacer(scheduled)) {
+                String executeWith = executeWith(scheduled);
+                boolean chosen = PacerScheduler.IMPLEMENTATION.equals(executeWith);
+                if (!chosen && !(byDefault && Scheduled.AUTO.equals(executeWith))) {
                     continue;
                 }
-                String where = "@Scheduled(executeWith = \"PACER\") declared on " + MethodNames.display(method.getMethod())
-                        + ": ";
-                if (!schedulerConfig.useCompositeScheduler()) {
+                String where = (chosen ? "@Scheduled(executeWith = \"PACER\")" : "@Scheduled")
+                        + " declared on " + MethodNames.display(method.getMethod()) + ": ";
+                if (!chosen) {
+                    LOG.debugf("%sruns with PACER, the default implementation", where);
+                }
+                if (chosen && !schedulerConfig.useCompositeScheduler()) {
+                    // A defaulted method has the problem above, once for the application.
                     problems.add(where + "set quarkus.scheduler.use-composite-scheduler=true (Quarkus's default is "
                             + "false), so that each method can choose its scheduler");
                 }
@@ -171,8 +202,9 @@ public class PacerSchedulerProcessor {
         BuildProblems.report("Invalid @Scheduled usage", problems, errors);
     }
 
-    private static boolean isPacer(AnnotationInstance scheduled) {
+    /** The implementation a schedule asks for: {@code Scheduled.AUTO} when it names none. */
+    private static String executeWith(AnnotationInstance scheduled) {
         AnnotationValue executeWith = scheduled.value("executeWith");
-        return executeWith != null && PacerScheduler.IMPLEMENTATION.equals(executeWith.asString());
+        return executeWith == null ? Scheduled.AUTO : executeWith.asString();
     }
 }

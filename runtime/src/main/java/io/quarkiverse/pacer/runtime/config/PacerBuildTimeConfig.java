@@ -35,6 +35,24 @@ public interface PacerBuildTimeConfig {
      */
     Tracing tracing();
 
+    /**
+     * The {@code PACER} implementation of Quarkus's scheduler.
+     */
+    Scheduler scheduler();
+
+    interface Scheduler {
+
+        /**
+         * Whether {@code PACER} is the default implementation of Quarkus's scheduler: every {@code @Scheduled} method
+         * without {@code executeWith}, and every {@code Scheduler.newJob(...)} job without {@code setExecuteWith}, then
+         * runs each tick once across the instances that share the Redis, instead of on every instance. A method or job
+         * keeps Quarkus's own scheduler with {@code executeWith = Scheduled.SIMPLE}; Pacer's own jobs always do. Needs
+         * {@code quarkus.scheduler.use-composite-scheduler=true}: without it the build fails.
+         */
+        @WithDefault("false")
+        boolean defaultImplementation();
+    }
+
     interface Tracing {
 
         /**

@@ -43,9 +43,10 @@ final class PacerJobDefinition extends AbstractJobDefinition<PacerJobDefinition>
             throw new IllegalStateException("Either sync or async task must be set");
         }
         scheduled = true;
-        // The skip predicate travels apart: Quarkus's JSON form of a schedule cannot hold an instance.
+        // The skip predicate travels apart: Quarkus's JSON form of a schedule cannot hold an instance. The job runs
+        // with PACER whether it chose it or PACER is the default: stored, it says so.
         SyntheticScheduled schedule = new SyntheticScheduled(identity, cron, every, 0, TimeUnit.MINUTES, delayed,
-                overdueGracePeriod, concurrentExecution, null, timeZone, implementation, executionMaxDelay);
+                overdueGracePeriod, concurrentExecution, null, timeZone, PacerScheduler.IMPLEMENTATION, executionMaxDelay);
         return scheduler.schedule(new ProgrammaticJob(schedule, task, asyncTask, taskClass, asyncTaskClass,
                 skipPredicate, skipPredicateClass, runOnVirtualThread));
     }

@@ -64,9 +64,10 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
- * The {@code PACER} scheduler: runs the {@code @Scheduled(executeWith = "PACER")} methods, each tick once across all
- * instances that share the Redis. Registered by the build only when the application has such a method; Quarkus's
- * composite scheduler hands it these methods and its {@code Scheduler} calls.
+ * The {@code PACER} scheduler: runs the {@code @Scheduled(executeWith = "PACER")} methods (and those without
+ * {@code executeWith} when {@code PACER} is the default implementation), each tick once across all instances that share
+ * the Redis. Registered by the build only with Quarkus's composite scheduler, which hands it these methods and its
+ * {@code Scheduler} calls.
  * <p>
  * Pausing and resuming a job is stored in Redis, so it holds on every instance; {@link #pause()} and {@link #resume()}
  * pause and resume every {@code PACER} job. A programmatic job ({@link #newJob(String)}) whose task is a class is stored

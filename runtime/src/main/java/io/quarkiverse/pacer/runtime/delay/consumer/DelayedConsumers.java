@@ -33,6 +33,7 @@ import io.quarkiverse.pacer.runtime.delay.producer.RedisDelayedQueue;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -149,10 +150,15 @@ public class DelayedConsumers {
         consumers.values().forEach(QueueConsumer::start);
         Scheduler jobs = scheduler.isResolvable() ? scheduler.get() : null;
         if (jobs != null && jobs.isStarted()) {
-            jobs.newJob(POLL_JOB)
+            Scheduler.JobDefinition<?> poll = jobs.newJob(POLL_JOB)
                     .setInterval(delayed.pollInterval().toString())
-                    .setAsyncTask(execution -> safetyPoll())
-                    .schedule();
+                    .setAsyncTask(execution -> safetyPoll());
+            if (Scheduled.AUTO.equals(jobs.implementation())) {
+                // The composite scheduler's default may be PACER (or Quartz's clustered store): each instance polls
+                // its own consumers, so the poll runs on Quarkus's in-memory scheduler, which the composite always has.
+                poll.setExecuteWith(Scheduled.SIMPLE);
+            }
+            poll.schedule();
         } else {
             // quarkus.scheduler.enabled=false: the safety poll must run all the same.
             LOG.warnf("The Quarkus scheduler is disabled; delay queues poll with a Vert.x timer every %s",
