@@ -27,6 +27,8 @@ public class DurabilityUnavailableException extends PacerRedisException {
     private final String node;
 
     /**
+     * Creates the exception.
+     *
      * @param queue the delay queue
      * @param shard the shard of the queue the message belongs to
      * @param node the Redis master of that shard, {@code host:port}

@@ -25,6 +25,8 @@ public class DurabilityUnconfirmedException extends PacerRedisException {
     private final String queue;
 
     /**
+     * Creates the exception.
+     *
      * @param queue the delay queue
      * @param message the whole message
      * @param cause why {@code WAIT} failed, or {@code null} when it timed out

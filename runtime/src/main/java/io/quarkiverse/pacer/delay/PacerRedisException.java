@@ -27,6 +27,8 @@ public class PacerRedisException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
+     *
      * @param message what failed and why
      * @param cause the underlying failure, or {@code null}
      */

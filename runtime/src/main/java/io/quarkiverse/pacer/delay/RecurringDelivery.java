@@ -115,27 +115,27 @@ public final class RecurringDelivery {
         return new RecurringDelivery(new Timing(id, cron, zone, every), queue, payload, gracePeriod);
     }
 
-    /** @return the schedule's id */
+    /** {@return the schedule's id} */
     public String id() {
         return id;
     }
 
-    /** @return the cron expression, or {@code null} for a schedule made with {@link #every(String, Duration)} */
+    /** {@return the cron expression, or {@code null} for a schedule made with {@link #every(String, Duration)}} */
     public String cron() {
         return cron;
     }
 
-    /** @return the time zone of {@link #cron()}, or {@code null} for a schedule made with {@code every} */
+    /** {@return the time zone of {@link #cron()}, or {@code null} for a schedule made with {@code every}} */
     public ZoneId zone() {
         return zone;
     }
 
-    /** @return the period, or {@code null} for a schedule made with {@link #cron(String, String, ZoneId)} */
+    /** {@return the period, or {@code null} for a schedule made with {@link #cron(String, String, ZoneId)}} */
     public Duration every() {
         return every;
     }
 
-    /** @return the delay queue each tick's message is scheduled on */
+    /** {@return the delay queue each tick's message is scheduled on} */
     public String queue() {
         return queue;
     }
@@ -151,7 +151,7 @@ public final class RecurringDelivery {
         return payload;
     }
 
-    /** @return the overdue grace period, empty for the default ({@code quarkus.scheduler.overdue-grace-period}) */
+    /** {@return the overdue grace period, empty for the default ({@code quarkus.scheduler.overdue-grace-period})} */
     public Optional<Duration> overdueGracePeriod() {
         return Optional.ofNullable(overdueGracePeriod);
     }

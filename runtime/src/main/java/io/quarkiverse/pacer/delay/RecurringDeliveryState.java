@@ -32,7 +32,7 @@ public record RecurringDeliveryState(RecurringDelivery delivery, boolean paused,
         Objects.requireNonNull(nextFireTime, "nextFireTime");
     }
 
-    /** @return the schedule's id */
+    /** {@return the schedule's id} */
     public String id() {
         return delivery.id();
     }

@@ -10,6 +10,8 @@ public class RedisTimeoutException extends PacerRedisException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
+     *
      * @param message what failed and why
      */
     public RedisTimeoutException(String message) {
@@ -17,6 +19,8 @@ public class RedisTimeoutException extends PacerRedisException {
     }
 
     /**
+     * Creates the exception.
+     *
      * @param message what failed and why
      * @param cause the underlying failure
      */

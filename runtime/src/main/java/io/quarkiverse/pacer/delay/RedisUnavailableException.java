@@ -9,6 +9,8 @@ public class RedisUnavailableException extends PacerRedisException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
+     *
      * @param message what failed and why
      */
     public RedisUnavailableException(String message) {
@@ -16,6 +18,8 @@ public class RedisUnavailableException extends PacerRedisException {
     }
 
     /**
+     * Creates the exception.
+     *
      * @param message what failed and why
      * @param cause the underlying failure
      */

@@ -23,6 +23,10 @@ import io.vertx.core.http.HttpServerRequest;
 @Singleton
 public class ClientAddressKeyResolver implements RequestKeyResolver {
 
+    /** Creates the resolver; CDI does, for {@code key = ClientAddressKeyResolver.class}. */
+    public ClientAddressKeyResolver() {
+    }
+
     @Override
     public String resolve(HttpServerRequest request) {
         return CurrentHttpRequest.clientAddress(request);

@@ -10,6 +10,8 @@ public class CorruptedThrottleStateException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
+     *
      * @param message which keys cannot be read, and why
      * @param cause the error Redis answered
      */

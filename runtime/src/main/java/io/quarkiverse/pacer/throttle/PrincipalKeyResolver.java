@@ -30,6 +30,10 @@ import io.quarkus.arc.InstanceHandle;
 @Singleton
 public class PrincipalKeyResolver implements ThrottleKeyResolver {
 
+    /** Creates the resolver; CDI does, for {@code key = PrincipalKeyResolver.class}. */
+    public PrincipalKeyResolver() {
+    }
+
     @Override
     public String resolve(InvocationContext invocation) {
         InstanceHandle<Principal> handle = Arc.container().instance(Principal.class);

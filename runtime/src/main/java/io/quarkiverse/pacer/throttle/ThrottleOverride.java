@@ -29,6 +29,8 @@ public record ThrottleOverride(Integer limit, Duration window, Integer burst, Bo
     private static final ThrottleOverride NONE = new ThrottleOverride(null, null, null, null, null);
 
     /**
+     * Checks the values given; {@code null} leaves a setting as the annotation or configuration has it.
+     *
      * @throws IllegalArgumentException when a value is out of range
      * @param limit permits per window, or {@code null}
      * @param window the window, or {@code null}

@@ -27,6 +27,8 @@ public class ThrottledException extends RuntimeException {
     private final transient List<ThrottleDecision> decisions;
 
     /**
+     * Creates the exception.
+     *
      * @param decisions the rejecting decisions, at least one
      */
     public ThrottledException(List<ThrottleDecision> decisions) {

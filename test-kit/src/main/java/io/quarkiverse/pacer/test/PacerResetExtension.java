@@ -26,6 +26,10 @@ import io.quarkus.arc.ArcContainer;
  */
 public class PacerResetExtension implements BeforeEachCallback {
 
+    /** Creates the extension; JUnit does, for {@code @ExtendWith(PacerResetExtension.class)}. */
+    public PacerResetExtension() {
+    }
+
     /**
      * Clears Pacer's state before a test: the clock back to Redis time, no throttling state, no delayed message.
      *
