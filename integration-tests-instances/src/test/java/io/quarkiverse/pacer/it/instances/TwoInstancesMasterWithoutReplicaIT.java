@@ -39,8 +39,13 @@ class TwoInstancesMasterWithoutReplicaIT {
     static final int PRODUCERS = 8;
     /** Generous for two JVMs and six Redis nodes on a 2-core machine with one core busy; measured: a few ms. */
     static final long HEALTHY_P99_MILLIS = 1_000;
-    /** Each refusal, as the application measures its {@code schedule} call (the HTTP exchange adds its own time). */
+    /** 99 % of refusals, as the application measures its {@code schedule} call (the HTTP exchange adds its own time). */
     static final long FAIL_FAST_MILLIS = 100;
+    /**
+     * Every refusal: at once means without waiting for a replica, which takes the durability timeout (1 s); one call may
+     * still be held up by a stall of the loaded machine.
+     */
+    static final long SLOWEST_REFUSAL_MILLIS = 500;
     /** The response header of {@code FailoverResource#schedule} with the call's duration in the application. */
     static final String TOOK_MICROS = "Schedule-Took-Micros";
 
@@ -110,7 +115,7 @@ class TwoInstancesMasterWithoutReplicaIT {
 
             assertThat(degraded.healthyFailedFromKill()).as("failed calls on healthy shards from the kill on").isEmpty();
             degraded.window().assertDegradedSteadyState("127.0.0.1:" + replica, HEALTHY_P99_MILLIS, FAIL_FAST_MILLIS,
-                    FAIL_FAST_MILLIS);
+                    SLOWEST_REFUSAL_MILLIS);
             assertThat(degraded.recovered()).as("durable writes to the promoted master's shards once it has a replica")
                     .isTrue();
             assertThat(allDelivered).as("every acknowledged message delivered, lost: "
