@@ -270,9 +270,7 @@ final class ClusterJob {
         long next = read.next();
         if (read.now() < next) {
             caughtUp();
-            // While a run is in flight anywhere, look again when its lease would end: if its instance died, the tick
-            // runs again soon after, not only at the next tick.
-            wakeIn(lease == null ? next - read.now() : Math.min(next, lease.deadline() + 1) - read.now());
+            wakeIn(untilNextLook(next, lease, read.now()));
             return;
         }
         DueTick step = DueTick.of(times, next, read.now(), definition.graceMillis());
@@ -337,10 +335,8 @@ final class ClusterJob {
                                 result.run());
                         state = after;
                         claimed = new Claimed(after, sentMillis);
-                        RunLease lease = after.run();
                         // A catch-up completes on a read that finds nothing due: it also shows the moved-on state.
-                        wakeIn(catchingUp() ? 0
-                                : (lease == null ? newNext : Math.min(newNext, lease.deadline() + 1)) - result.now());
+                        wakeIn(catchingUp() ? 0 : untilNextLook(newNext, after.run(), result.now()));
                     }
                 }, this::onFailure);
     }
@@ -451,6 +447,14 @@ final class ClusterJob {
             timerId = -1;
         }
         check();
+    }
+
+    /**
+     * How long until the job is looked at again: its next tick, or sooner while a run is in flight anywhere, when that
+     * run's lease would end: if its instance died, the tick runs again soon after, not only at the next tick.
+     */
+    private static long untilNextLook(long next, RunLease lease, long now) {
+        return (lease == null ? next : Math.min(next, lease.deadline() + 1)) - now;
     }
 
     /**

@@ -170,7 +170,6 @@ public class DelayedConsumers {
     }
 
     private Uni<Void> safetyPoll() {
-        wakeUps.ensureSubscribed();
         consumers.values().forEach(QueueConsumer::poll);
         return refreshDepths();
     }

@@ -148,9 +148,6 @@ public class RecurringFirer implements RedisSubscription.Listener, RedisTimeSlee
             polling = true;
             again = false;
             catchUps.reading();
-            if (wakeUps != null) {
-                wakeUps.open(); // reopened here once dropped
-            }
             if (timerId != -1) {
                 vertx.cancelTimer(timerId);
                 timerId = -1;
