@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.runtime.redis;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -81,10 +82,14 @@ final class PipelinedConnection {
         this.maxQueued = maxQueued;
     }
 
-    /** Hands a request over from any thread. */
+    /** Hands a request over from any thread: inline on this connection's event-loop thread, else as one task. */
     void submit(PendingRequest request) {
         if (context.isRunningOnContext()) {
             accept(request);
+        } else if (context.nettyEventLoop().inEventLoop()) {
+            // Another context of the same thread (a caller on the event loop of a connection of its own): this context
+            // is made current for the call, so the Vert.x callbacks and timers it registers stay on it.
+            context.dispatch(request, this::accept);
         } else {
             // runOnContext makes this context current, so Vert.x callbacks and timers stay on its thread.
             context.runOnContext(ignored -> accept(request));
@@ -110,13 +115,20 @@ final class PipelinedConnection {
      * (unwritten ones can then be sent elsewhere: a master that left a Redis Cluster's slot map, say).
      */
     void shutdown(String reason) {
-        context.runOnContext(ignored -> {
-            state = State.SHUT_DOWN;
-            shutdownReason = reason;
-            failAll(queued, new RedisUnavailableException(reason));
-            failAll(written, new RedisUnavailableException(reason));
-            closeConnection();
-        });
+        try {
+            context.runOnContext(ignored -> shutDown(reason));
+        } catch (RejectedExecutionException stopped) {
+            // The event loop has stopped already (an application event loop at shutdown): nothing else runs there.
+            shutDown(reason);
+        }
+    }
+
+    private void shutDown(String reason) {
+        state = State.SHUT_DOWN;
+        shutdownReason = reason;
+        failAll(queued, new RedisUnavailableException(reason));
+        failAll(written, new RedisUnavailableException(reason));
+        closeConnection();
     }
 
     // ---- everything below runs on the context
@@ -195,12 +207,13 @@ final class PipelinedConnection {
         LOG.debugf("Pacer's Redis connection dropped: %s", cause);
         closeConnection();
         lastFailure = cause;
-        failAll(written, new RedisUnavailableException("the connection to Redis was lost: " + cause.getMessage(), cause));
         if (state != State.SHUT_DOWN) {
+            // Before the callbacks: one that submits again at once (on this thread) finds no connection, and opens one.
             state = State.CLOSED;
-            if (!queued.isEmpty()) {
-                open();
-            }
+        }
+        failAll(written, new RedisUnavailableException("the connection to Redis was lost: " + cause.getMessage(), cause));
+        if (state == State.CLOSED && !queued.isEmpty()) {
+            open();
         }
     }
 
