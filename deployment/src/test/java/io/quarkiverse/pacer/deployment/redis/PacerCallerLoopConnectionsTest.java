@@ -78,7 +78,7 @@ class PacerCallerLoopConnectionsTest {
 
         assertThat(burst.admitted()).isEqualTo(5);
         assertThat(burst.rejected()).isEqualTo(15);
-        assertThat(burst.caller()).startsWith("vert.x-eventloop-thread-");
+        assertThat(burst.caller()).startsWith("vert.x-eventloop-thread-").doesNotStartWith("pacer-redis-");
         assertThat(burst.threads()).hasSize(20).containsOnly(burst.caller());
         // Each answer Redis gave (the first of them, at least: local rejections are answered without Redis) was handed
         // over in the same stack that read it from the connection, on the caller's thread.

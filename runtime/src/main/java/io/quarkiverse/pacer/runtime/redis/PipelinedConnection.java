@@ -20,7 +20,8 @@ import io.vertx.redis.client.impl.types.ErrorType;
  * One long-lived connection of the configured Quarkus Redis client, with many requests in flight at once (pipelining).
  * <p>
  * All state is confined to one Vert.x event-loop context, so there are no locks: callers on other threads hand their
- * request over with one task. Requests beyond {@code maxInFlight} wait in a bounded local queue; a request's time budget
+ * request over with one task, callers on its thread (a connection on the caller's own event loop) make it inline. Requests
+ * beyond {@code maxInFlight} wait in a bounded local queue; a request's time budget
  * is a bound on Redis's silence, not on the caller's wait: a request fails when Redis answered nothing on the connection
  * for a whole budget (or there is no connection), so callers queued behind others under load are not mistaken for a
  * slow Redis; a hard cap of {@link #HARD_CAP_BUDGETS} budgets bounds every wait regardless.
@@ -262,10 +263,14 @@ final class PipelinedConnection {
         progressNanos = System.nanoTime();
         written.remove(request);
         if (failure == null) {
+            // The group's next call is written before the callers' work (inline for callers on this event loop): Redis
+            // runs it meanwhile. A failure keeps its group's place until handled (a NOSCRIPT batch is resent in it).
+            released(request);
+            drain();
             request.complete(response);
-        } else {
-            request.fail(connectionLoss(failure));
+            return;
         }
+        request.fail(connectionLoss(failure));
         released(request);
         drain();
     }
