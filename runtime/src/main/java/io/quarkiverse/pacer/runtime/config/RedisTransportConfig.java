@@ -44,4 +44,15 @@ public interface RedisTransportConfig {
      */
     @WithDefault("5s")
     Duration timeout();
+
+    /**
+     * Whether a throttling decision requested on one of the application's event loops (a REST endpoint decided before
+     * it runs, a {@code Uni} method called on an event loop) goes on a connection of Pacer's on that same event loop, so
+     * it is written, read and answered on the caller's thread without handing it over to Pacer's threads and back. Such
+     * a connection is opened when an event loop first asks for a decision: at most one per event loop of the
+     * application ({@code quarkus.vertx.event-loops-pool-size}, by default twice the cores), besides
+     * {@code connections}. Not on Redis Cluster. Turn it off to hold fewer connections to Redis.
+     */
+    @WithDefault("true")
+    boolean eventLoopConnections();
 }

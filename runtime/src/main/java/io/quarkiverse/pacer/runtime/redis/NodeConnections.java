@@ -3,6 +3,8 @@ package io.quarkiverse.pacer.runtime.redis;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Redis;
 
@@ -13,6 +15,8 @@ import io.vertx.redis.client.Redis;
  * Sentinel Redis there is one such group; on Redis Cluster one per master.
  * <p>
  * The connections share a Vert.x client of Pacer's own when it can build one (else the application's shared client).
+ * With that client of its own, a group may also hold a connection on each of the application's event loops that asked
+ * ({@link CallerLoopConnections}), for the requests made there that may go on one.
  */
 final class NodeConnections {
 
@@ -29,7 +33,9 @@ final class NodeConnections {
     private volatile PipelinedConnection durable;
     private volatile GroupCommit groupCommit;
     private volatile Redis client;
-    private boolean ownsClient;
+    private volatile boolean ownsClient;
+    /** Connections on the application's event loops, or {@code null} when requests never go on one. */
+    private final CallerLoopConnections callerLoops;
     private volatile boolean shutDown;
     private volatile String shutDownReason = "Pacer is shutting down";
 
@@ -39,9 +45,12 @@ final class NodeConnections {
      * @param sharedClient the application's client, used when Pacer cannot build its own
      * @param contexts a new event-loop context on Pacer's threads per call
      * @param budgetNanos the time budget of Pacer's own requests to the node (the replica check)
+     * @param callerLoopsOf the application's Vert.x when requests made on its event loops may go on connections of
+     *        their loops, else {@code null}
      */
     NodeConnections(String endpoint, Supplier<Redis> ownClientFactory, Supplier<Redis> sharedClient,
-            Supplier<ContextInternal> contexts, int count, int maxInFlight, int maxQueued, long budgetNanos) {
+            Supplier<ContextInternal> contexts, int count, int maxInFlight, int maxQueued, long budgetNanos,
+            Vertx callerLoopsOf) {
         this.endpoint = endpoint;
         this.ownClientFactory = ownClientFactory;
         this.sharedClient = sharedClient;
@@ -50,6 +59,7 @@ final class NodeConnections {
         this.maxInFlight = Math.max(1, maxInFlight);
         this.maxQueued = Math.max(1, maxQueued);
         this.budgetNanos = budgetNanos;
+        this.callerLoops = callerLoopsOf == null ? null : new CallerLoopConnections(callerLoopsOf, this::newConnection);
     }
 
     String endpoint() {
@@ -63,6 +73,27 @@ final class NodeConnections {
             current = open();
         }
         return current.length == 1 ? current[0] : current[Math.floorMod(next.getAndIncrement(), current.length)];
+    }
+
+    /**
+     * The connection for {@code request}: the one on the caller's event loop when the request may go there, the caller
+     * is on one of the application's event loops and Pacer has a client of its own (the application's pool is never
+     * drawn on for it); else one of the pipelined connections, in turn.
+     */
+    PipelinedConnection connection(PendingRequest request) {
+        CallerLoopConnections loops = callerLoops;
+        Context caller = request.callerLoop();
+        if (loops != null && caller != null && ownsClient) {
+            PipelinedConnection onLoop = loops.of(caller);
+            if (onLoop != null) {
+                if (shutDown) {
+                    // Opened while the group shut down: it must not outlive it.
+                    onLoop.shutdown(shutDownReason);
+                }
+                return onLoop;
+            }
+        }
+        return connection();
     }
 
     /**
@@ -139,8 +170,12 @@ final class NodeConnections {
 
     private PipelinedConnection newConnection() {
         // A context per connection: its state lives on one event-loop thread, without locks.
-        PipelinedConnection created = new PipelinedConnection(contexts.get(), this::client, this::discardClient,
-                maxInFlight, maxQueued);
+        return newConnection(contexts.get());
+    }
+
+    private PipelinedConnection newConnection(ContextInternal context) {
+        PipelinedConnection created = new PipelinedConnection(context, this::client, this::discardClient, maxInFlight,
+                maxQueued);
         if (shutDown) {
             // Asked for after shutdown (a master just left the cluster's map): fails its requests, opens nothing.
             created.shutdown(shutDownReason);
@@ -180,6 +215,9 @@ final class NodeConnections {
             for (PipelinedConnection connection : all) {
                 connection.shutdown(reason);
             }
+        }
+        if (callerLoops != null) {
+            callerLoops.all().forEach(connection -> connection.shutdown(reason));
         }
         synchronized (this) {
             Redis own = client;

@@ -29,7 +29,10 @@ import io.vertx.redis.client.Response;
  * ({@link NodeConnections}); on Redis Cluster ({@code quarkus.redis.client-type=cluster}) the {@link ClusterRouter},
  * with connections per master. Chosen on first use from the Quarkus Redis client's configuration; all of them live on
  * event-loop threads of Pacer's own ({@link PacerEventLoops}): on Redis Cluster each master's on threads of its own, and
- * the slot map is read and applied on a thread of its own, so no master's calls wait behind another's work.
+ * the slot map is read and applied on a thread of its own, so no master's calls wait behind another's work. On
+ * Standalone and Sentinel, a throttling decision requested on one of the application's event loops goes on a connection
+ * on that event loop ({@link CallerLoopConnections}), answered on the caller's thread; on Redis Cluster it goes like the
+ * others (a connection per master and event loop would multiply the connections by the masters).
  */
 final class PacerConnections {
 
@@ -86,7 +89,7 @@ final class PacerConnections {
         if (router != null) {
             router.submit(routingKey, request);
         } else {
-            single.connection().submit(request);
+            single.connection(request).submit(request);
         }
     }
 
@@ -186,16 +189,19 @@ final class PacerConnections {
         List<String> seeds = config == null || config.clientType() != RedisClientType.CLUSTER ? List.of()
                 : config.hosts().map(PacerConnections::endpoints).orElse(List.of());
         if (seeds.isEmpty()) {
-            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize()),
+            boolean onCallerLoops = transport.eventLoopConnections();
+            int poolSize = poolSize() + (onCallerLoops ? CallerLoopConnections.bound(vertx) : 0);
+            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize),
                     sharedClient, eventLoops::newContext, transport.connections(), transport.maxInFlight(),
-                    transport.maxQueued(), transport.timeout().toNanos());
+                    transport.maxQueued(), transport.timeout().toNanos(), onCallerLoops ? vertx : null);
             return;
         }
         LOG.debugf("Pacer routes its requests by slot over Redis Cluster nodes %s", seeds);
         cluster = new ClusterRouter(vertx, seeds, endpoint -> new NodeConnections(endpoint,
                 () -> PacerRedisClientFactory.createForNode(vertx, clientName, config, endpoint, poolSize()), sharedClient,
                 nodeEventLoops(endpoint)::newContext, transport.connections(), transport.maxInFlight(),
-                transport.maxQueued(), transport.timeout().toNanos()), topologyEventLoop.executor(), CLUSTER_REFRESH_BUDGET,
+                transport.maxQueued(), transport.timeout().toNanos(), null), topologyEventLoop.executor(),
+                CLUSTER_REFRESH_BUDGET,
                 CLUSTER_REFRESH_INTERVAL);
     }
 

@@ -159,10 +159,26 @@ public class PacerRedis {
      */
     public Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget,
             Batchable batchable) {
+        return eval(script, keys, args, budget, batchable, false);
+    }
+
+    /**
+     * Runs a script like {@link #eval(LuaScript, List, List, Duration, Batchable)}, for a caller waiting for the answer
+     * on its event loop (a throttling decision). Subscribed on one of the application's event loops (on Standalone and
+     * Sentinel, with {@code quarkus.pacer.redis.event-loop-connections}), it goes on a connection of Pacer's on that same
+     * event loop: written, read and answered on the caller's thread, with no hand-over to another thread.
+     */
+    public Uni<Response> evalOnCallerLoop(LuaScript script, List<String> keys, List<String> args, Duration budget,
+            Batchable batchable) {
+        return eval(script, keys, args, budget, batchable, true);
+    }
+
+    private Uni<Response> eval(LuaScript script, List<String> keys, List<String> args, Duration budget,
+            Batchable batchable, boolean onCallerLoop) {
         String routingKey = routingKey(keys);
         LuaScript sent = script.toSend();
         return submitted(scriptRequest(sent, false, keys, args), budget,
-                pending -> connections.submit(routingKey, pending.batchable(batchable)))
+                pending -> connections.submit(routingKey, pending.batchable(batchable).onCallerLoop(onCallerLoop)))
                 .onFailure(PacerRedis::isNoScript)
                 .recoverWithUni(() -> send(routingKey, scriptRequest(sent, true, keys, args), budget));
     }

@@ -21,6 +21,8 @@ final class PendingRequest {
     private final Consumer<Throwable> onFailure;
     /** The caller's event-loop context, answered on its own thread; {@code null} for callers that may block. */
     private final Context callerContext;
+    /** May go on a connection of the caller's own event loop ({@link CallerLoopConnections}). */
+    private boolean onCallerLoop;
     private final long submittedNanos = System.nanoTime();
     private volatile boolean done;
     private boolean written;
@@ -60,6 +62,17 @@ final class PendingRequest {
     PendingRequest batchable(Batchable batchable) {
         this.batchable = batchable;
         return this;
+    }
+
+    /** Lets this request go on a connection of the caller's event loop, when the caller is on one of the application's. */
+    PendingRequest onCallerLoop(boolean onCallerLoop) {
+        this.onCallerLoop = onCallerLoop;
+        return this;
+    }
+
+    /** The caller's context when this request may go on a connection of the caller's event loop, else {@code null}. */
+    Context callerLoop() {
+        return onCallerLoop ? callerContext : null;
     }
 
     Object group() {
@@ -126,21 +139,33 @@ final class PendingRequest {
 
     void complete(Response response) {
         if (finish()) {
-            if (callerContext != null) {
-                callerContext.runOnContext(ignored -> onResponse.accept(response));
-            } else {
-                onResponse.accept(response);
-            }
+            answer(onResponse, response);
         }
     }
 
     void fail(Throwable failure) {
         if (finish()) {
-            if (callerContext != null) {
-                callerContext.runOnContext(ignored -> onFailure.accept(failure));
-            } else {
-                onFailure.accept(failure);
-            }
+            answer(onFailure, failure);
+        }
+    }
+
+    /**
+     * Calls back on the caller's context: inline when this thread is the caller's event loop (a connection on the
+     * caller's own loop, {@link CallerLoopConnections}), else as a task on it. A request refused when submitted
+     * ({@link #armTimer} not called yet) is always answered as a task, so a caller that retries at once on a failure
+     * never recurses.
+     */
+    private <T> void answer(Consumer<T> callback, T value) {
+        if (callerContext == null) {
+            callback.accept(value);
+            return;
+        }
+        ContextInternal caller = (ContextInternal) callerContext;
+        if (context != null && caller.nettyEventLoop().inEventLoop()) {
+            // The caller's context made current for the callback (a duplicated context shares the loop's thread).
+            caller.dispatch(value, callback::accept);
+        } else {
+            callerContext.runOnContext(ignored -> callback.accept(value));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.quarkiverse.pacer.runtime.redis;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -19,7 +20,8 @@ import io.vertx.redis.client.impl.types.ErrorType;
  * One long-lived connection of the configured Quarkus Redis client, with many requests in flight at once (pipelining).
  * <p>
  * All state is confined to one Vert.x event-loop context, so there are no locks: callers on other threads hand their
- * request over with one task. Requests beyond {@code maxInFlight} wait in a bounded local queue; a request's time budget
+ * request over with one task, callers on its thread (a connection on the caller's own event loop) make it inline. Requests
+ * beyond {@code maxInFlight} wait in a bounded local queue; a request's time budget
  * is a bound on Redis's silence, not on the caller's wait: a request fails when Redis answered nothing on the connection
  * for a whole budget (or there is no connection), so callers queued behind others under load are not mistaken for a
  * slow Redis; a hard cap of {@link #HARD_CAP_BUDGETS} budgets bounds every wait regardless.
@@ -81,10 +83,14 @@ final class PipelinedConnection {
         this.maxQueued = maxQueued;
     }
 
-    /** Hands a request over from any thread. */
+    /** Hands a request over from any thread: inline on this connection's event-loop thread, else as one task. */
     void submit(PendingRequest request) {
         if (context.isRunningOnContext()) {
             accept(request);
+        } else if (context.nettyEventLoop().inEventLoop()) {
+            // Another context of the same thread (a caller on the event loop of a connection of its own): this context
+            // is made current for the call, so the Vert.x callbacks and timers it registers stay on it.
+            context.dispatch(request, this::accept);
         } else {
             // runOnContext makes this context current, so Vert.x callbacks and timers stay on its thread.
             context.runOnContext(ignored -> accept(request));
@@ -110,13 +116,20 @@ final class PipelinedConnection {
      * (unwritten ones can then be sent elsewhere: a master that left a Redis Cluster's slot map, say).
      */
     void shutdown(String reason) {
-        context.runOnContext(ignored -> {
-            state = State.SHUT_DOWN;
-            shutdownReason = reason;
-            failAll(queued, new RedisUnavailableException(reason));
-            failAll(written, new RedisUnavailableException(reason));
-            closeConnection();
-        });
+        try {
+            context.runOnContext(ignored -> shutDown(reason));
+        } catch (RejectedExecutionException stopped) {
+            // The event loop has stopped already (an application event loop at shutdown): nothing else runs there.
+            shutDown(reason);
+        }
+    }
+
+    private void shutDown(String reason) {
+        state = State.SHUT_DOWN;
+        shutdownReason = reason;
+        failAll(queued, new RedisUnavailableException(reason));
+        failAll(written, new RedisUnavailableException(reason));
+        closeConnection();
     }
 
     // ---- everything below runs on the context
@@ -195,12 +208,13 @@ final class PipelinedConnection {
         LOG.debugf("Pacer's Redis connection dropped: %s", cause);
         closeConnection();
         lastFailure = cause;
-        failAll(written, new RedisUnavailableException("the connection to Redis was lost: " + cause.getMessage(), cause));
         if (state != State.SHUT_DOWN) {
+            // Before the callbacks: one that submits again at once (on this thread) finds no connection, and opens one.
             state = State.CLOSED;
-            if (!queued.isEmpty()) {
-                open();
-            }
+        }
+        failAll(written, new RedisUnavailableException("the connection to Redis was lost: " + cause.getMessage(), cause));
+        if (state == State.CLOSED && !queued.isEmpty()) {
+            open();
         }
     }
 
@@ -249,10 +263,14 @@ final class PipelinedConnection {
         progressNanos = System.nanoTime();
         written.remove(request);
         if (failure == null) {
+            // The group's next call is written before the callers' work (inline for callers on this event loop): Redis
+            // runs it meanwhile. A failure keeps its group's place until handled (a NOSCRIPT batch is resent in it).
+            released(request);
+            drain();
             request.complete(response);
-        } else {
-            request.fail(connectionLoss(failure));
+            return;
         }
+        request.fail(connectionLoss(failure));
         released(request);
         drain();
     }

@@ -177,8 +177,9 @@ public class ThrottleEngine {
         List<String> args = stack.args(mode, token);
         ThrottleBatchPart part = batchPart(stack, mode, keys, args);
         SinglePolicyCall single = single(stack, mode);
-        return single != null ? redis.eval(single.script, keys, single.args(token), timeout, part)
-                : redis.eval(stack.script, keys, args, timeout, part);
+        // Decided on the caller's event loop when it is on one: no hand-over to Pacer's threads and back.
+        return single != null ? redis.evalOnCallerLoop(single.script, keys, single.args(token), timeout, part)
+                : redis.evalOnCallerLoop(stack.script, keys, args, timeout, part);
     }
 
     /**
