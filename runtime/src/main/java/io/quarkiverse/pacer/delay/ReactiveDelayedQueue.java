@@ -48,7 +48,7 @@ public interface ReactiveDelayedQueue {
      * @param queue the queue name
      * @param payload the payload
      * @param delay how long from now the message is due; zero or positive
-     * @return the generated message id (a random UUID), usable with {@link #cancel(String, String)}
+     * @return the generated message id (a unique UUID), usable with {@link #cancel(String, String)}
      * @throws IllegalArgumentException for a bad queue name, a negative delay, or a payload that cannot be serialized or
      *         does not fit the queue's consumer
      */
@@ -61,7 +61,7 @@ public interface ReactiveDelayedQueue {
      * @param queue the queue name
      * @param payload the payload
      * @param dueAt when the message is due
-     * @return the generated message id (a random UUID)
+     * @return the generated message id (a unique UUID)
      * @throws IllegalArgumentException for a bad queue name, or a payload that cannot be serialized or does not fit the
      *         queue's consumer
      * @throws NullPointerException when {@code dueAt} is {@code null}
