@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -32,7 +33,8 @@ import io.quarkus.test.QuarkusUnitTest;
  * Concurrent {@code schedule} calls of one shard that queue behind each other on Pacer's connection are stored by
  * one script run, each with its own result: {@value #PRODUCERS} producers store every message once (fewer than one
  * script call per two messages) and each is delivered exactly once; of {@value #PRODUCERS} concurrent
- * {@code scheduleIfAbsent} calls with the same id exactly one stores it.
+ * {@code scheduleIfAbsent} calls with the same id exactly one stores it, and of calls with their own ids stored
+ * together each tells whether its id was free; generated ids of concurrent {@code schedule} calls are all distinct.
  */
 class DelayedScheduleBatchedTest {
 
@@ -91,6 +93,52 @@ class DelayedScheduleBatchedTest {
 
         assertThat(stored.stream().mapToInt(Integer::intValue).sum()).isEqualTo(1);
         assertThat(queue.cancel("batched", "same-id")).isTrue();
+    }
+
+    @Test
+    void generatedIdsOfConcurrentSchedulesAreAllDistinctAndEachMessageIsStored() throws Exception {
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        List<Integer> scheduled = concurrently(producer -> {
+            for (int i = 0; i < PER_PRODUCER; i++) {
+                ids.add(queue.schedule("batched-ids", -1, Duration.ofHours(1)));
+            }
+            return PER_PRODUCER;
+        });
+
+        assertThat(scheduled.stream().mapToInt(Integer::intValue).sum()).isEqualTo(MESSAGES);
+        assertThat(ids).hasSize(MESSAGES);
+        assertThat(queue.size("batched-ids")).isEqualTo(MESSAGES);
+        for (String id : ids) {
+            assertThat(queue.cancel("batched-ids", id)).as(id).isTrue();
+        }
+        assertThat(queue.size("batched-ids")).isZero();
+    }
+
+    @Test
+    void concurrentIfAbsentCallsWithIdsStoredTogetherEachTellWhetherTheirIdWasFree() throws Exception {
+        // Every other id is taken before: in each batch script run some calls store and some find their id present.
+        for (int n = 0; n < MESSAGES; n += 2) {
+            assertThat(queue.scheduleIfAbsent("batched-absent", "a-" + n, n, Duration.ofHours(1))).isTrue();
+        }
+        long callsBefore = scriptCalls();
+        Map<Integer, Boolean> results = new ConcurrentHashMap<>();
+        concurrently(producer -> {
+            for (int i = 0; i < PER_PRODUCER; i++) {
+                int n = producer * PER_PRODUCER + i;
+                results.put(n, queue.scheduleIfAbsent("batched-absent", "a-" + n, -n, Duration.ofHours(1)));
+            }
+            return PER_PRODUCER;
+        });
+        long scriptCalls = scriptCalls() - callsBefore;
+
+        assertThat(results).hasSize(MESSAGES);
+        results.forEach((n, stored) -> assertThat(stored).as("stored a-%d", n).isEqualTo(n % 2 == 1));
+        assertThat((double) scriptCalls / MESSAGES).as("script calls per schedule (%d calls)", scriptCalls)
+                .isLessThan(0.5);
+        assertThat(queue.size("batched-absent")).isEqualTo(MESSAGES);
+        for (int n = 0; n < MESSAGES; n++) {
+            assertThat(queue.cancel("batched-absent", "a-" + n)).as("a-%d", n).isTrue();
+        }
     }
 
     private long scriptCalls() {

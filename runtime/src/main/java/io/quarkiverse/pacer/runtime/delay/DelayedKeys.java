@@ -2,6 +2,8 @@ package io.quarkiverse.pacer.runtime.delay;
 
 import java.util.List;
 
+import io.quarkiverse.pacer.runtime.redis.EncodedArgs;
+
 /**
  * The Redis keys of one delay queue, or of one shard of it. They share the hash tag {@code {<queue>}} (with
  * {@code quarkus.pacer.delayed.shards} above 1: {@code {<queue>#<shard>}}), so every script runs on one Redis Cluster
@@ -43,7 +45,8 @@ public final class DelayedKeys {
         this.claims = base + "claims";
         this.reasons = base + "reasons";
         this.wakeChannel = base + "wake";
-        this.all = List.of(due, inflight, dead, messages, claims, reasons);
+        // Encoded once: every script call on the shard sends them.
+        this.all = EncodedArgs.of(due, inflight, dead, messages, claims, reasons);
     }
 
     /** The shard holding message {@code id}: stable across JVMs, since {@code String.hashCode} is specified. */

@@ -30,6 +30,8 @@ public final class LuaScript {
     private final String name;
     private final String source;
     private final String sha1;
+    /** {@link #sha1} in UTF-8, as every {@code EVALSHA} sends it. */
+    private final byte[] sha1Bytes;
     /** Set on a test-clock variant: the shift whose offset each call appends. */
     private final ScriptClockShift shift;
     /** This script's test-clock variant, made on first use under the test kit. */
@@ -43,6 +45,7 @@ public final class LuaScript {
         this.name = name;
         this.source = source;
         this.sha1 = sha1Hex(source);
+        this.sha1Bytes = sha1.getBytes(StandardCharsets.UTF_8);
         this.shift = shift;
     }
 
@@ -139,6 +142,11 @@ public final class LuaScript {
 
     public String sha1() {
         return sha1;
+    }
+
+    /** {@link #sha1()} encoded, for a request to take as it is (never modified). */
+    public byte[] sha1Bytes() {
+        return sha1Bytes;
     }
 
     private static String sha1Hex(String text) {

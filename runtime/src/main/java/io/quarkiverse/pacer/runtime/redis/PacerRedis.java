@@ -364,15 +364,15 @@ public class PacerRedis {
      * {@code EVALSHA} of {@code script} (the one {@link LuaScript#toSend()} returned), or with {@code source}, {@code EVAL}.
      */
     static Request scriptRequest(LuaScript script, boolean source, List<String> keys, List<String> args) {
-        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
-                .arg(source ? script.source() : script.sha1())
-                .arg(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            request.arg(keys.get(i));
+        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA);
+        if (source) {
+            request.arg(script.source());
+        } else {
+            request.arg(script.sha1Bytes());
         }
-        for (int i = 0; i < args.size(); i++) {
-            request.arg(args.get(i));
-        }
+        request.arg(keys.size());
+        EncodedArgs.append(request, keys);
+        EncodedArgs.append(request, args);
         return script.appendClockArgument(request);
     }
 }

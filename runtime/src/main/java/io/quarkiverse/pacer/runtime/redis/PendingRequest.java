@@ -5,12 +5,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.vertx.core.Context;
-import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 /**
- * One request on its way through a {@link PipelinedConnection}: its time budget, its timer, and the caller to answer.
+ * One request on its way through a {@link PipelinedConnection}: its time budget, when it is due for a look, and the
+ * caller to answer.
  * Mutated only on the connection's context, except {@link #cancel()}, which only sets a flag.
  */
 final class PendingRequest {
@@ -26,9 +26,8 @@ final class PendingRequest {
     private final long submittedNanos = System.nanoTime();
     private volatile boolean done;
     private boolean written;
-    private long timerId = -1;
+    /** When its connection's sweep looks at it next: one timer per connection, not one per request. */
     private long timerDueNanos;
-    private ContextInternal context;
     /** May travel with others of its group in one call, or {@code null}. */
     private Batchable batchable;
     /** The group whose place in flight this request holds ({@link RequestBatches}), or {@code null}. */
@@ -103,7 +102,7 @@ final class PendingRequest {
         return written;
     }
 
-    /** When the current timer was due to fire. */
+    /** When it was due for its current look. */
     long timerDueNanos() {
         return timerDueNanos;
     }
@@ -126,15 +125,15 @@ final class PendingRequest {
         done = true;
     }
 
-    void armTimer(ContextInternal context, Consumer<PendingRequest> onTimeout) {
-        this.context = context;
-        rearm(context, budgetNanos, onTimeout);
+    /** Its budget starts: due for a look when it ends. */
+    void arm() {
+        rearm(budgetNanos);
     }
 
-    void rearm(ContextInternal context, long delayNanos, Consumer<PendingRequest> onTimeout) {
+    /** Due for another look in {@code delayNanos}, rounded up to whole milliseconds (as a Vert.x timer would be). */
+    void rearm(long delayNanos) {
         long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos + 999_999));
         timerDueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        timerId = context.setTimer(millis, id -> onTimeout.accept(this));
     }
 
     void complete(Response response) {
@@ -174,10 +173,6 @@ final class PendingRequest {
             return false;
         }
         done = true;
-        if (timerId >= 0 && context != null) {
-            context.owner().cancelTimer(timerId);
-            timerId = -1;
-        }
         return true;
     }
 }

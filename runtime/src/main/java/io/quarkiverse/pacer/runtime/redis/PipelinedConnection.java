@@ -43,6 +43,8 @@ final class PipelinedConnection {
     static final long MIN_STALL_NANOS = 2_000_000_000L;
     /** However Redis progresses, a request fails after this many of its budgets. */
     static final int HARD_CAP_BUDGETS = 4;
+    /** The longest time between two looks at the watched requests. */
+    static final long MAX_SWEEP_NANOS = 100_000_000L;
 
     private enum State {
         /** No connection and no attempt under way: the next request opens one. */
@@ -65,6 +67,14 @@ final class PipelinedConnection {
     private final ArrayDeque<PendingRequest> queued = new ArrayDeque<>();
     private final ArrayDeque<PendingRequest> written = new ArrayDeque<>();
     private final RequestBatches batches = new RequestBatches(this::resend);
+    /**
+     * The requests whose budgets are watched: one sweep timer per connection looks at those due, instead of a Vert.x
+     * timer set and cancelled per request (a share of the connection thread's CPU at tens of thousands of requests
+     * per second). Answered ones leave at the next sweep.
+     */
+    private final ArrayDeque<PendingRequest> timed = new ArrayDeque<>();
+    private long sweepTimer = -1;
+    private long sweepDueNanos;
     private State state = State.CLOSED;
     private String shutdownReason = "Pacer is shutting down";
     private RedisConnection connection;
@@ -155,7 +165,9 @@ final class PipelinedConnection {
                     + " quarkus.pacer.redis.connections if Redis itself has capacity left"));
             return;
         }
-        request.armTimer(context, this::timedOut);
+        request.arm();
+        timed.add(request);
+        sweepWithin(sweepPeriodNanos(request.budgetNanos()));
         if (batches.hold(request)) {
             // Waits for one of its group's calls in flight to be answered, then goes with the others in one call.
             return;
@@ -276,7 +288,58 @@ final class PipelinedConnection {
     }
 
     /**
-     * A request's timer fired: fail it only when Redis is at fault. Redis is at fault when it answered nothing on this
+     * How often requests of budget {@code budgetNanos} are looked at: an eighth of the budget (a look comes at most
+     * that late, well within the quarter budget after which {@link #timedOut} takes this JVM as starved), at most
+     * {@link #MAX_SWEEP_NANOS}.
+     */
+    static long sweepPeriodNanos(long budgetNanos) {
+        return Math.max(1_000_000, Math.min(MAX_SWEEP_NANOS, budgetNanos / 8));
+    }
+
+    /** Makes sure a sweep comes within {@code periodNanos}. */
+    private void sweepWithin(long periodNanos) {
+        long due = System.nanoTime() + periodNanos;
+        if (sweepTimer >= 0) {
+            if (sweepDueNanos - due <= 0) {
+                return;
+            }
+            context.owner().cancelTimer(sweepTimer);
+        }
+        sweepDueNanos = due;
+        sweepTimer = context.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(periodNanos)), ignored -> sweep());
+    }
+
+    /**
+     * Drops the answered requests and looks at those due ({@link #timedOut}); comes again while requests are watched.
+     * Failing a request may submit another (a retry) on this thread: only the requests watched at the start are
+     * looked at.
+     */
+    private void sweep() {
+        sweepTimer = -1;
+        long now = System.nanoTime();
+        long shortest = Long.MAX_VALUE;
+        for (int n = timed.size(); n > 0; n--) {
+            PendingRequest request = timed.poll();
+            if (request.isDone()) {
+                continue;
+            }
+            if (now - request.timerDueNanos() >= 0) {
+                timedOut(request);
+                if (request.isDone()) {
+                    continue;
+                }
+            }
+            timed.add(request);
+            shortest = Math.min(shortest, request.budgetNanos());
+        }
+        if (shortest != Long.MAX_VALUE) {
+            sweepWithin(sweepPeriodNanos(shortest));
+        }
+    }
+
+    /**
+     * A request is due for a look (its budget ended, or the later look {@link #timedOut} set): fail it only when Redis is at
+     * fault. Redis is at fault when it answered nothing on this
      * connection for a whole budget while requests were outstanding, when there is no connection, or when the request
      * has waited {@link #HARD_CAP_BUDGETS} budgets in all; a request that only waits behind others while answers keep
      * coming is given more time, so client-side load is never reported as an outage.
@@ -289,7 +352,8 @@ final class PipelinedConnection {
         long budget = request.budgetNanos();
         long waited = now - request.submittedNanos();
         RedisTimeoutException failure = null;
-        // A timer firing late means this JVM did not get the CPU: answers may be waiting unread, so Redis gets time.
+        // A look coming late (the sweep fired late) means this JVM did not get the CPU: answers may be waiting unread,
+        // so Redis gets time.
         boolean starved = now - request.timerDueNanos() > budget / 4;
         if (waited >= HARD_CAP_BUDGETS * budget) {
             failure = new RedisTimeoutException("Redis answered too slowly: no answer after "
@@ -299,13 +363,12 @@ final class PipelinedConnection {
         } else if (!starved && !written.isEmpty() && now - progressNanos >= budget) {
             failure = new RedisTimeoutException("Redis answered nothing for " + request.budgetMillis() + " ms ("
                     + written.size() + " requests in flight, " + queued.size() + " queued, this one waited "
-                    + TimeUnit.NANOSECONDS.toMillis(waited) + " ms, its timer fired "
+                    + TimeUnit.NANOSECONDS.toMillis(waited) + " ms, looked at "
                     + TimeUnit.NANOSECONDS.toMillis(now - request.timerDueNanos()) + " ms late)");
         }
         if (failure == null) {
             long stallIn = written.isEmpty() ? budget : starved ? budget / 4 : progressNanos + budget - now;
-            request.rearm(context, Math.max(1_000_000, Math.min(stallIn, HARD_CAP_BUDGETS * budget - waited)),
-                    this::timedOut);
+            request.rearm(Math.max(1_000_000, Math.min(stallIn, HARD_CAP_BUDGETS * budget - waited)));
             return;
         }
         if (!request.isWritten()) {

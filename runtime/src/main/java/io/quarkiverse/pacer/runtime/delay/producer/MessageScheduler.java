@@ -2,7 +2,6 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -18,6 +17,7 @@ import io.quarkiverse.pacer.runtime.delay.PayloadCodec;
 import io.quarkiverse.pacer.runtime.delay.QueueShards;
 import io.quarkiverse.pacer.runtime.delay.StoredPayload;
 import io.quarkiverse.pacer.runtime.delay.integration.DelayedTransactions;
+import io.quarkiverse.pacer.runtime.redis.EncodedArgs;
 import io.quarkiverse.pacer.runtime.tracing.DelayedTracing;
 import io.quarkiverse.pacer.runtime.tracing.ProducerTrace;
 import io.smallrye.mutiny.Uni;
@@ -84,7 +84,7 @@ final class MessageScheduler {
     private Uni<Boolean> store(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay, ProducerTrace trace, boolean afterLostAttempt) {
         DelayedKeys k = shards.of(queue, id);
-        List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
+        EncodedArgs args = args(k, id, encoded, mode, dueAt, delay, trace);
         Supplier<Uni<Response>> written = () -> writes.write(DelayedScripts.SCHEDULE, k, args,
                 new ScheduleBatchPart(k, args), "message " + id + " of queue " + queue, AGAIN);
         Supplier<Uni<Boolean>> operation = () -> written.get().map(r -> stored(queue, r));
@@ -109,7 +109,7 @@ final class MessageScheduler {
             return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
         }
         DelayedKeys k = shards.of(queue, id);
-        List<String> args = args(k, id, encoded, mode, dueAt, delay, trace);
+        EncodedArgs args = args(k, id, encoded, mode, dueAt, delay, trace);
         Response response;
         try {
             CompletableFuture<Response> written = writes.waitsForReplicas(queue)
@@ -135,10 +135,10 @@ final class MessageScheduler {
         return stored(queue, response);
     }
 
-    /** The ARGV of delayed-schedule.lua. */
-    private static List<String> args(DelayedKeys k, String id, PayloadCodec.Encoded encoded, String mode,
+    /** The ARGV of delayed-schedule.lua, encoded on the caller's thread, once for a lone call and a batch alike. */
+    private static EncodedArgs args(DelayedKeys k, String id, PayloadCodec.Encoded encoded, String mode,
             Instant dueAt, Duration delay, ProducerTrace trace) {
-        return List.of(id, StoredPayload.value(encoded, trace.context()),
+        return EncodedArgs.of(id, StoredPayload.value(encoded, trace.context()),
                 StoredPayload.encoding(encoded, trace.context()), mode,
                 dueAt == null ? "" : Long.toString(dueAt.toEpochMilli()),
                 dueAt == null ? Long.toString(delay.toMillis()) : "0",

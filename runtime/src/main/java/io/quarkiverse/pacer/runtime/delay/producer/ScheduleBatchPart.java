@@ -5,6 +5,7 @@ import java.util.List;
 import io.quarkiverse.pacer.runtime.delay.DelayedKeys;
 import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.Batchable;
+import io.quarkiverse.pacer.runtime.redis.EncodedArgs;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -16,10 +17,10 @@ import io.vertx.redis.client.Request;
 public final class ScheduleBatchPart implements Batchable {
 
     private final DelayedKeys keys;
-    private final List<String> args;
+    private final EncodedArgs args;
 
-    /** @param args the ARGV of delayed-schedule.lua for this call */
-    ScheduleBatchPart(DelayedKeys keys, List<String> args) {
+    /** @param args the ARGV of delayed-schedule.lua for this call, encoded once for a lone call and a batch alike */
+    ScheduleBatchPart(DelayedKeys keys, EncodedArgs args) {
         this.keys = keys;
         this.args = args;
     }
@@ -38,17 +39,17 @@ public final class ScheduleBatchPart implements Batchable {
     @Override
     public Request batch(List<Batchable> parts, boolean source) {
         LuaScript script = DelayedScripts.SCHEDULE_BATCH.toSend();
-        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
-                .arg(source ? script.source() : script.sha1())
-                .arg(keys.all.size());
-        for (String key : keys.all) {
-            request.arg(key);
+        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA);
+        if (source) {
+            request.arg(script.source());
+        } else {
+            request.arg(script.sha1Bytes());
         }
+        request.arg(keys.all.size());
+        EncodedArgs.of(keys.all).appendTo(request);
         request.arg(parts.size());
         for (Batchable part : parts) {
-            for (String arg : ((ScheduleBatchPart) part).args) {
-                request.arg(arg);
-            }
+            ((ScheduleBatchPart) part).args.appendTo(request);
         }
         return script.appendClockArgument(request);
     }
