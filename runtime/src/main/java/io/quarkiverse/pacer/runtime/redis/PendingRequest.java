@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.vertx.core.Context;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -28,6 +29,8 @@ final class PendingRequest {
     private boolean written;
     /** When its connection's sweep looks at it next: one timer per connection, not one per request. */
     private long timerDueNanos;
+    /** The connection took it ({@link #arm()}): an answer may then come on the caller's own thread. */
+    private boolean armed;
     /** May travel with others of its group in one call, or {@code null}. */
     private Batchable batchable;
     /** The group whose place in flight this request holds ({@link RequestBatches}), or {@code null}. */
@@ -125,8 +128,9 @@ final class PendingRequest {
         done = true;
     }
 
-    /** Its budget starts: due for a look when it ends. */
+    /** Its budget starts (the connection took it): due for a look when it ends. */
     void arm() {
+        armed = true;
         rearm(budgetNanos);
     }
 
@@ -151,7 +155,7 @@ final class PendingRequest {
     /**
      * Calls back on the caller's context: inline when this thread is the caller's event loop (a connection on the
      * caller's own loop, {@link CallerLoopConnections}), else as a task on it. A request refused when submitted
-     * ({@link #armTimer} not called yet) is always answered as a task, so a caller that retries at once on a failure
+     * ({@link #arm} not called yet) is always answered as a task, so a caller that retries at once on a failure
      * never recurses.
      */
     private <T> void answer(Consumer<T> callback, T value) {
@@ -160,7 +164,7 @@ final class PendingRequest {
             return;
         }
         ContextInternal caller = (ContextInternal) callerContext;
-        if (context != null && caller.nettyEventLoop().inEventLoop()) {
+        if (armed && caller.nettyEventLoop().inEventLoop()) {
             // The caller's context made current for the callback (a duplicated context shares the loop's thread).
             caller.dispatch(value, callback::accept);
         } else {
