@@ -141,9 +141,12 @@ class PacerCallerLoopConnectionsTest {
 
     private static void record(List<String> threads, AtomicInteger inline) {
         threads.add(Thread.currentThread().getName());
-        if (Arrays.stream(Thread.currentThread().getStackTrace())
-                .anyMatch(frame -> frame.getClassName().endsWith(".PipelinedConnection")
-                        && frame.getMethodName().equals("answered"))) {
+        StackTraceElement[] stack = Thread.currentThread().getStackTrace();
+        // Read from the socket (the Redis client's response handler) and handed over in one stack, on this thread.
+        if (Arrays.stream(stack).anyMatch(frame -> frame.getClassName().endsWith(".PipelinedConnection")
+                && frame.getMethodName().equals("answered"))
+                && Arrays.stream(stack).anyMatch(frame -> frame.getClassName().endsWith(".RedisStandaloneConnection")
+                        && frame.getMethodName().equals("handle"))) {
             inline.incrementAndGet();
         }
     }

@@ -19,7 +19,8 @@ import io.vertx.core.impl.VertxInternal;
  * Pacer's connections on the application's own event loops, one per event loop that asked, opened on first use: a
  * request made on an event loop of the application (an HTTP request's, say) is written, read and answered on that very
  * thread, without a hand-over to Pacer's threads and back. Pacer's own event loops ({@link PacerEventLoops}) are not the
- * application's, so their work never lands here. At most {@link #bound(Vertx)} connections.
+ * application's, so their work never lands here. At most one connection per event loop of the application, each with
+ * a Redis client of its own ({@link LoopClient}).
  */
 final class CallerLoopConnections {
 
@@ -34,11 +35,6 @@ final class CallerLoopConnections {
         this.vertx = (VertxInternal) vertx;
         this.open = open;
         this.applicationLoops = applicationLoops(this.vertx);
-    }
-
-    /** The most connections this opens: one per event loop of the application. */
-    static int bound(Vertx vertx) {
-        return applicationLoops((VertxInternal) vertx).size();
     }
 
     private static Set<EventLoop> applicationLoops(VertxInternal vertx) {

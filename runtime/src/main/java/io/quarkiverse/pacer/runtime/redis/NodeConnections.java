@@ -1,5 +1,7 @@
 package io.quarkiverse.pacer.runtime.redis;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -36,6 +38,8 @@ final class NodeConnections {
     private volatile boolean ownsClient;
     /** Connections on the application's event loops, or {@code null} when requests never go on one. */
     private final CallerLoopConnections callerLoops;
+    /** The clients of the connections on the application's event loops, closed at shutdown. */
+    private final List<LoopClient> loopClients = new ArrayList<>();
     private volatile boolean shutDown;
     private volatile String shutDownReason = "Pacer is shutting down";
 
@@ -59,7 +63,8 @@ final class NodeConnections {
         this.maxInFlight = Math.max(1, maxInFlight);
         this.maxQueued = Math.max(1, maxQueued);
         this.budgetNanos = budgetNanos;
-        this.callerLoops = callerLoopsOf == null ? null : new CallerLoopConnections(callerLoopsOf, this::newConnection);
+        this.callerLoops = callerLoopsOf == null ? null
+                : new CallerLoopConnections(callerLoopsOf, this::newLoopConnection);
     }
 
     String endpoint() {
@@ -173,6 +178,20 @@ final class NodeConnections {
         return newConnection(contexts.get());
     }
 
+    /** A connection on an application event loop, with a client of its own ({@link LoopClient}). */
+    private PipelinedConnection newLoopConnection(ContextInternal context) {
+        LoopClient own = new LoopClient(ownClientFactory);
+        synchronized (this) {
+            loopClients.add(own);
+        }
+        PipelinedConnection created = new PipelinedConnection(context, own::get, own::discard, maxInFlight, maxQueued);
+        if (shutDown) {
+            created.shutdown(shutDownReason);
+            own.close();
+        }
+        return created;
+    }
+
     private PipelinedConnection newConnection(ContextInternal context) {
         PipelinedConnection created = new PipelinedConnection(context, this::client, this::discardClient, maxInFlight,
                 maxQueued);
@@ -225,6 +244,7 @@ final class NodeConnections {
                 client = null;
                 own.close();
             }
+            loopClients.forEach(LoopClient::close);
         }
     }
 }

@@ -190,8 +190,7 @@ final class PacerConnections {
                 : config.hosts().map(PacerConnections::endpoints).orElse(List.of());
         if (seeds.isEmpty()) {
             boolean onCallerLoops = transport.eventLoopConnections();
-            int poolSize = poolSize() + (onCallerLoops ? CallerLoopConnections.bound(vertx) : 0);
-            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize),
+            single = new NodeConnections(displayName, () -> PacerRedisClientFactory.create(vertx, clientName, poolSize()),
                     sharedClient, eventLoops::newContext, transport.connections(), transport.maxInFlight(),
                     transport.maxQueued(), transport.timeout().toNanos(), onCallerLoops ? vertx : null);
             return;
