@@ -12,12 +12,12 @@ ROOT=$(pwd)
 R=$ROOT/runtime/src/main/resources/META-INF/pacer
 WORK=$(mktemp -d)
 cd "$WORK"
-join() { for f in "$@"; do cat "$R/$f.lua"; if [ -n "$(tail -c1 "$R/$f.lua")" ]; then echo; fi; done; }
+RANGE=1000000000
+UNIT=message
+. "$ROOT/benchmarks/callgrind/callgrind.sh"
 join delayed-message delayed-schedule-message delayed-schedule > single.lua
 join delayed-message delayed-schedule-message delayed-schedule-batch > batch.lua
-valgrind --tool=callgrind --callgrind-out-file=$WORK/cg.out redis-server --port $P --save "" --appendonly no >$WORK/valgrind.log 2>&1 &
-VG=$!
-for i in $(seq 1 400); do redis-cli -p $P PING 2>/dev/null | grep -q PONG && break; sleep 0.3; done
+start_redis
 ONE=$(redis-cli -p $P SCRIPT LOAD "$(cat single.lua)")
 BAT=$(redis-cli -p $P SCRIPT LOAD "$(cat batch.lua)")
 B="pacer:d:{bench}:"
@@ -25,16 +25,6 @@ KEYS="${B}due ${B}inflight ${B}dead ${B}messages ${B}claims ${B}reasons"
 PAYLOAD=$(printf '%0100d' 0)
 # A queue of 100,000 waiting messages, so each ZADD works on a realistic sorted set.
 redis-benchmark -p $P -c 1 -n 100000 -P 50 -r 1000000000 EVALSHA $ONE 6 $KEYS "seed-__rand_int__" "$PAYLOAD" t new "" 3600000 "${B}wake" >/dev/null
-measure() { # label calls messages-per-call args...
-  local label=$1 calls=$2 per=$3; shift 3
-  redis-benchmark -p $P -c 1 -n 200 -P 50 -r 1000000000 "$@" >/dev/null   # warm
-  callgrind_control -z $VG >/dev/null 2>&1
-  redis-benchmark -p $P -c 1 -n $calls -P 50 -r 1000000000 "$@" >/dev/null
-  callgrind_control -d $VG >/dev/null 2>&1
-  local f=$(ls -t cg.out.* | head -1)
-  local ir=$(grep -E "^(summary|totals):" $f | head -1 | awk '{print $2}')
-  echo "$label: $ir Ir over $calls calls of $per messages = $((ir / calls / per)) per message"
-}
 batch_args() { # n mode: fills ARGS (an array, so the empty due-time argument survives)
   local n=$1 mode=$2
   ARGS=(EVALSHA $BAT 6 $KEYS $n)

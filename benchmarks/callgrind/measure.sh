@@ -11,29 +11,19 @@ ROOT=$(pwd)
 R=$ROOT/runtime/src/main/resources/META-INF/pacer
 WORK=$(mktemp -d)
 cd "$WORK"
-join() { for f in "$@"; do cat "$R/$f.lua"; if [ -n "$(tail -c1 "$R/$f.lua")" ]; then echo; fi; done; }
+RANGE=10000
+UNIT=decision
+. "$ROOT/benchmarks/callgrind/callgrind.sh"
 join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-single > single.lua
 join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-batch > batch.lua
 join throttle-time throttle-single-policy-prelude throttle-single-policy-token-bucket > single-policy.lua
 cp "$ROOT/benchmarks/src/main/resources/baseline/minimal-token-bucket.lua" minimal.lua
-valgrind --tool=callgrind --callgrind-out-file=$WORK/cg.out redis-server --port $P --save "" --appendonly no >$WORK/valgrind.log 2>&1 &
-VG=$!
-for i in $(seq 1 400); do redis-cli -p $P PING 2>/dev/null | grep -q PONG && break; sleep 0.3; done
+start_redis
 MIN=$(redis-cli -p $P SCRIPT LOAD "$(cat minimal.lua)")
 ONE=$(redis-cli -p $P SCRIPT LOAD "$(cat single.lua)")
 BAT=$(redis-cli -p $P SCRIPT LOAD "$(cat batch.lua)")
 SP=$(redis-cli -p $P SCRIPT LOAD "$(cat single-policy.lua)")
 PART="1 0 - 4 1000000000 1000000 1000000000 1 0"
-measure() { # label calls decisions-per-call args...
-  local label=$1 calls=$2 per=$3; shift 3
-  redis-benchmark -p $P -c 1 -n 200 -P 50 -r 10000 "$@" >/dev/null   # warm
-  callgrind_control -z $VG >/dev/null 2>&1
-  redis-benchmark -p $P -c 1 -n $calls -P 50 -r 10000 "$@" >/dev/null
-  callgrind_control -d $VG >/dev/null 2>&1
-  local f=$(ls -t cg.out.* | head -1)
-  local ir=$(grep -E "^(summary|totals):" $f | head -1 | awk '{print $2}')
-  echo "$label: $ir Ir over $calls calls of $per decisions = $((ir / calls / per)) per decision"
-}
 batch_args() { # n key-template
   local n=$1 key=$2
   local a="EVALSHA $BAT $n"
