@@ -54,7 +54,7 @@ public final class EncodedArgs extends AbstractList<String> implements RandomAcc
     }
 
     /** Appends {@code args} to {@code request}: the encoded bytes when it is an {@link EncodedArgs}. */
-    static void append(Request request, List<String> args) {
+    public static void append(Request request, List<String> args) {
         if (args instanceof EncodedArgs encoded) {
             encoded.appendTo(request);
             return;

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 
 /**
@@ -144,9 +145,12 @@ public final class LuaScript {
         return sha1;
     }
 
-    /** {@link #sha1()} encoded, for a request to take as it is (never modified). */
-    public byte[] sha1Bytes() {
-        return sha1Bytes;
+    /**
+     * The start of a call of this script (the one {@link #toSend()} returned): {@code EVAL} with its source, or
+     * {@code EVALSHA} with its SHA-1, encoded once; keys and arguments follow.
+     */
+    public Request command(boolean source) {
+        return source ? Request.cmd(Command.EVAL).arg(this.source) : Request.cmd(Command.EVALSHA).arg(sha1Bytes);
     }
 
     private static String sha1Hex(String text) {

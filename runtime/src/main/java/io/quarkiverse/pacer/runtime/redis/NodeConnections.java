@@ -88,13 +88,10 @@ final class NodeConnections {
     PipelinedConnection connection(PendingRequest request) {
         CallerLoopConnections loops = callerLoops;
         Context caller = request.callerLoop();
-        if (loops != null && caller != null && ownsClient) {
+        // Once shut down, requests go to the connections below, which fail them with the reason.
+        if (loops != null && caller != null && ownsClient && !shutDown) {
             PipelinedConnection onLoop = loops.of(caller);
             if (onLoop != null) {
-                if (shutDown) {
-                    // Opened while the group shut down: it must not outlive it.
-                    onLoop.shutdown(shutDownReason);
-                }
                 return onLoop;
             }
         }
@@ -175,7 +172,7 @@ final class NodeConnections {
 
     private PipelinedConnection newConnection() {
         // A context per connection: its state lives on one event-loop thread, without locks.
-        return newConnection(contexts.get());
+        return newConnection(contexts.get(), this::client, this::discardClient);
     }
 
     /** A connection on an application event loop, with a client of its own ({@link LoopClient}). */
@@ -184,17 +181,15 @@ final class NodeConnections {
         synchronized (this) {
             loopClients.add(own);
         }
-        PipelinedConnection created = new PipelinedConnection(context, own::get, own::discard, maxInFlight, maxQueued);
+        PipelinedConnection created = newConnection(context, own::get, own::discard);
         if (shutDown) {
-            created.shutdown(shutDownReason);
             own.close();
         }
         return created;
     }
 
-    private PipelinedConnection newConnection(ContextInternal context) {
-        PipelinedConnection created = new PipelinedConnection(context, this::client, this::discardClient, maxInFlight,
-                maxQueued);
+    private PipelinedConnection newConnection(ContextInternal context, Supplier<Redis> client, Runnable onStall) {
+        PipelinedConnection created = new PipelinedConnection(context, client, onStall, maxInFlight, maxQueued);
         if (shutDown) {
             // Asked for after shutdown (a master just left the cluster's map): fails its requests, opens nothing.
             created.shutdown(shutDownReason);

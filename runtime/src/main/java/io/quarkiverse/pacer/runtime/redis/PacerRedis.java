@@ -20,7 +20,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
@@ -364,13 +363,7 @@ public class PacerRedis {
      * {@code EVALSHA} of {@code script} (the one {@link LuaScript#toSend()} returned), or with {@code source}, {@code EVAL}.
      */
     static Request scriptRequest(LuaScript script, boolean source, List<String> keys, List<String> args) {
-        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA);
-        if (source) {
-            request.arg(script.source());
-        } else {
-            request.arg(script.sha1Bytes());
-        }
-        request.arg(keys.size());
+        Request request = script.command(source).arg(keys.size());
         EncodedArgs.append(request, keys);
         EncodedArgs.append(request, args);
         return script.appendClockArgument(request);

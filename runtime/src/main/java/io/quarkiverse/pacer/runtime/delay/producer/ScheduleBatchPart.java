@@ -7,7 +7,6 @@ import io.quarkiverse.pacer.runtime.delay.DelayedScripts;
 import io.quarkiverse.pacer.runtime.redis.Batchable;
 import io.quarkiverse.pacer.runtime.redis.EncodedArgs;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 
 /**
@@ -39,14 +38,8 @@ public final class ScheduleBatchPart implements Batchable {
     @Override
     public Request batch(List<Batchable> parts, boolean source) {
         LuaScript script = DelayedScripts.SCHEDULE_BATCH.toSend();
-        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA);
-        if (source) {
-            request.arg(script.source());
-        } else {
-            request.arg(script.sha1Bytes());
-        }
-        request.arg(keys.all.size());
-        EncodedArgs.of(keys.all).appendTo(request);
+        Request request = script.command(source).arg(keys.all.size());
+        EncodedArgs.append(request, keys.all);
         request.arg(parts.size());
         for (Batchable part : parts) {
             ((ScheduleBatchPart) part).args.appendTo(request);

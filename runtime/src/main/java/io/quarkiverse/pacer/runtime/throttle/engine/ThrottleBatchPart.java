@@ -4,7 +4,6 @@ import java.util.List;
 
 import io.quarkiverse.pacer.runtime.redis.Batchable;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.impl.types.ErrorType;
@@ -56,8 +55,7 @@ final class ThrottleBatchPart implements Batchable {
             keyCount += ((ThrottleBatchPart) part).keys.size();
         }
         LuaScript script = group.script().toSend();
-        Request request = Request.cmd(source ? Command.EVAL : Command.EVALSHA)
-                .arg(source ? script.source() : script.sha1());
+        Request request = script.command(source);
         if (crossSlot) {
             // No KEYS: ARGV holds the number of calls, the number of keys and the keys, then the calls.
             request.arg(0).arg(parts.size()).arg(keyCount);
