@@ -1,4 +1,9 @@
-# Shared by measure.sh and measure-schedule.sh (sourced, after P, R and WORK are set and the working directory is WORK).
+# Shared by measure.sh and measure-schedule.sh: sourced from the repository root, after P (the port) is set. Sets ROOT,
+# R (Pacer's scripts) and WORK (a new temporary folder), and makes WORK the working directory.
+ROOT=$(pwd)
+R=$ROOT/runtime/src/main/resources/META-INF/pacer
+WORK=$(mktemp -d)
+cd "$WORK"
 
 # The concatenation of scripts of Pacer's (names without .lua), one newline between them, as LuaScript.join builds it.
 join() { for f in "$@"; do cat "$R/$f.lua"; if [ -n "$(tail -c1 "$R/$f.lua")" ]; then echo; fi; done; }

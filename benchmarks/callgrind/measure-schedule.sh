@@ -8,13 +8,9 @@
 # Needs valgrind, redis-server and redis-benchmark; run from the repository root: bash benchmarks/callgrind/measure-schedule.sh
 set -e
 P=${PORT:-47002}
-ROOT=$(pwd)
-R=$ROOT/runtime/src/main/resources/META-INF/pacer
-WORK=$(mktemp -d)
-cd "$WORK"
 RANGE=1000000000
 UNIT=message
-. "$ROOT/benchmarks/callgrind/callgrind.sh"
+. "$(pwd)/benchmarks/callgrind/callgrind.sh"
 join delayed-message delayed-schedule-message delayed-schedule > single.lua
 join delayed-message delayed-schedule-message delayed-schedule-batch > batch.lua
 start_redis

@@ -7,13 +7,9 @@
 # Needs valgrind, redis-server and redis-benchmark; run from the repository root: bash benchmarks/callgrind/measure.sh
 set -e
 P=${PORT:-47001}
-ROOT=$(pwd)
-R=$ROOT/runtime/src/main/resources/META-INF/pacer
-WORK=$(mktemp -d)
-cd "$WORK"
 RANGE=10000
 UNIT=decision
-. "$ROOT/benchmarks/callgrind/callgrind.sh"
+. "$(pwd)/benchmarks/callgrind/callgrind.sh"
 join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-single > single.lua
 join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-batch > batch.lua
 join throttle-time throttle-single-policy-prelude throttle-single-policy-token-bucket > single-policy.lua
