@@ -145,9 +145,10 @@ public class ThrottleBenchmarks {
                         context.flushAll();
                         List<Operation> operations = new ArrayList<>();
                         List<Algorithm> measured = new ArrayList<>();
-                        // A lone caller also runs Pacer with the general script, to show the single-policy script's
-                        // gain in the same run.
-                        int perAlgorithm = callers == 1 && engine.isResolvable() ? 3 : 2;
+                        // A lone caller (any caller count with -Dbench.general=true) also runs Pacer with the general
+                        // script, to show the single-policy scripts' gain in the same run.
+                        int perAlgorithm = (callers == 1 || Boolean.getBoolean("bench.general")) && engine.isResolvable() ? 3
+                                : 2;
                         for (Algorithm algorithm : algorithms) {
                             CapturedCall call = captured.get(algorithm).get(limits);
                             if (call != null) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
@@ -29,6 +30,7 @@ import io.quarkiverse.pacer.throttle.ThrottleOverride;
 import io.quarkiverse.pacer.throttle.Throttled;
 import io.quarkiverse.pacer.throttle.Throttler;
 import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -39,11 +41,14 @@ import io.vertx.redis.client.ResponseType;
  * script: the same sequence of calls (costs 1 to 3, time steps from 0 to beyond the window, a limit and window changed
  * halfway) on two keys, one through each script, at the same instants (a clock that stands still between steps), gives
  * the same decision every time (allowed, remaining, retry-after, reset-after), the same stored state and the same TTL.
- * Token bucket and sliding log; blocking and reactive calls.
+ * Token bucket and sliding log; blocking and reactive calls; alone and in batches.
  */
 class ThrottleSinglePolicyScriptTest {
 
     static final int STEPS = 150;
+    static final int BATCH_STEPS = 40;
+    /** More than the calls of a group a connection sends before the next wait for a batch (2). */
+    static final int CALLS_TOGETHER = 12;
     /**
      * The declared window: an hour, so that no state expires in real time while the test runs (the clock of the
      * scripts stands still between steps, Redis's TTLs do not).
@@ -133,6 +138,67 @@ class ThrottleSinglePolicyScriptTest {
                 .arg(engine.singlePolicyScript(algorithm).toSend().sha1()));
         assertThat(loaded.get(0).toInteger()).as("general script ran").isEqualTo(1);
         assertThat(loaded.get(1).toInteger()).as("single-policy script ran").isEqualTo(1);
+    }
+
+    @Test
+    void tokenBucketBatchesDecideAsTheGeneralScript() {
+        sameBatchedDecisions(Api.BUCKET, Algorithm.TOKEN_BUCKET, ":tb",
+                ThrottleOverride.of().withLimit(20).withWindow(Duration.ofHours(2)).withBurst(30));
+    }
+
+    @Test
+    void slidingLogBatchesDecideAsTheGeneralScript() {
+        sameBatchedDecisions(Api.LOG, Algorithm.SLIDING_LOG, ":sl",
+                ThrottleOverride.of().withLimit(20).withWindow(Duration.ofHours(2)));
+    }
+
+    /**
+     * Acquires fired together queue on Pacer's connection behind the first ones and go to Redis in one call: through
+     * the single-policy batch script they get the same decisions (in some order: all at one instant and of one cost),
+     * and leave the same state, as through the general batch script.
+     */
+    private void sameBatchedDecisions(String policy, Algorithm algorithm, String suffix, ThrottleOverride halfway) {
+        send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
+        LuaScript.shiftClock(clock);
+        Random random = new Random(36);
+        for (int step = 0; step < BATCH_STEPS; step++) {
+            if (step == BATCH_STEPS / 2) {
+                throttler.override(policy, halfway);
+            }
+            int pause = random.nextInt(10);
+            clock.now += pause < 5 ? 0
+                    : pause < 9 ? (long) (random.nextDouble() * WINDOW_MICROS / 3)
+                            : WINDOW_MICROS + (long) (random.nextDouble() * WINDOW_MICROS);
+            int cost = 1 + random.nextInt(3);
+
+            engine.singlePolicyScripts(false);
+            List<String> general = together(policy, "batch-general", cost);
+            engine.singlePolicyScripts(true);
+            List<String> single = together(policy, "batch-single", cost);
+
+            String at = "step " + step + " (cost " + cost + ")";
+            assertThat(single).as(at).isEqualTo(general);
+            assertThat(state(policy, "batch-single", suffix)).as(at).isEqualTo(state(policy, "batch-general", suffix));
+        }
+        Response loaded = send(Request.cmd(Command.SCRIPT).arg("EXISTS")
+                .arg(ThrottleScripts.singlePolicyBatch(algorithm).toSend().sha1()));
+        assertThat(loaded.get(0).toInteger()).as("single-policy batch script ran").isEqualTo(1);
+    }
+
+    /** {@link #CALLS_TOGETHER} reactive acquires subscribed at once; their decisions, sorted. */
+    private List<String> together(String policy, String key, int cost) {
+        List<Uni<ThrottleDecision>> calls = new ArrayList<>();
+        for (int i = 0; i < CALLS_TOGETHER; i++) {
+            calls.add(reactive.acquire(policy, key, cost));
+        }
+        List<ThrottleDecision> decisions = Uni.join().all(calls).andFailFast().await().atMost(Duration.ofSeconds(5));
+        List<String> described = new ArrayList<>();
+        for (ThrottleDecision decision : decisions) {
+            described.add(decision.allowed() + " " + decision.limit() + " " + decision.remaining() + " "
+                    + decision.retryAfter() + " " + decision.resetAfter());
+        }
+        Collections.sort(described);
+        return described;
     }
 
     private ThrottleDecision acquire(boolean blocking, String policy, String key, int cost) {

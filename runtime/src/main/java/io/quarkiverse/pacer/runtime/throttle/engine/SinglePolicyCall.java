@@ -4,6 +4,7 @@ import java.util.AbstractList;
 import java.util.List;
 import java.util.RandomAccess;
 
+import io.quarkiverse.pacer.runtime.redis.EncodedArgs;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.throttle.policy.ThrottlePolicy;
 import io.quarkiverse.pacer.throttle.Algorithm;
@@ -14,13 +15,16 @@ import io.vertx.redis.client.ResponseType;
  * The acquire of a call against one policy, sent as that algorithm's single-policy script
  * (throttle-single-policy-prelude.lua): the same outcome and the same stored state as the general script, without its
  * driver, and with a reply of one number (or, for a rejected {@code SLIDING_LOG}, one string) from which
- * {@link #values} forms what the general script returns. Sent when the decision goes alone; queued behind others, it
- * goes in the general batch script with them, so {@link ThrottleEngine} reads either reply (an array is the general
- * one).
+ * {@link #values} forms what the general script returns. Sent alone, or, queued behind other such calls, in the
+ * algorithm's single-policy batch script ({@link SinglePolicyBatchPart}), which replies the same value per call. On a
+ * Redis Cluster whose batches span slots, a queued call goes in the general batch script instead, so
+ * {@link ThrottleEngine} reads either reply (an array is the general one).
  */
 final class SinglePolicyCall {
 
     final LuaScript script;
+    /** The script deciding a batch of such calls (throttle-single-policy-batch.lua). */
+    final LuaScript batchScript;
     private final ThrottlePolicy policy;
     private final int cost;
     /** The script's ARGV; for {@code SLIDING_LOG} the last one is the call's token. */
@@ -28,12 +32,14 @@ final class SinglePolicyCall {
     /** The same as a list, for the algorithms that take no token: sent as it is. */
     private final List<String> fixedArgs;
 
-    private SinglePolicyCall(LuaScript script, ThrottlePolicy policy, int cost, String[] args) {
-        this.script = script;
+    private SinglePolicyCall(Algorithm algorithm, ThrottlePolicy policy, int cost, String[] args) {
+        this.script = ThrottleScripts.singlePolicy(algorithm);
+        this.batchScript = ThrottleScripts.singlePolicyBatch(algorithm);
         this.policy = policy;
         this.cost = cost;
         this.args = args;
-        this.fixedArgs = args[args.length - 1] == null ? null : List.of(args);
+        // Encoded once: sent alone or in a batch, a call's values are not encoded again.
+        this.fixedArgs = args[args.length - 1] == null ? null : EncodedArgs.of(args);
     }
 
     /** The call for a stack of exactly one policy whose algorithm has a single-policy script, else {@code null}. */
@@ -48,13 +54,17 @@ final class SinglePolicyCall {
             case SLIDING_LOG -> new String[] { policy.limitArg, policy.windowArg, cost, null };
             default -> null;
         };
-        return args == null ? null
-                : new SinglePolicyCall(ThrottleScripts.singlePolicy(policy.algorithm), policy, costs[0], args);
+        return args == null ? null : new SinglePolicyCall(policy.algorithm, policy, costs[0], args);
     }
 
     /** The script's ARGV for a call with this token ({@code null} when the algorithm needs none). */
     List<String> args(String token) {
         return fixedArgs != null ? fixedArgs : new WithToken(args, token);
+    }
+
+    /** The call as a part of a batch of such calls in {@code slot} (0 when requests are not routed by slot). */
+    SinglePolicyBatchPart batchPart(int slot, String key, List<String> args) {
+        return new SinglePolicyBatchPart(batchScript, slot, key, args);
     }
 
     /** Whether the call may proceed: its policy admitted it, or only watches ({@code shadow}), as the general script. */

@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.pacer.runtime.config.PacerConfig;
+import io.quarkiverse.pacer.runtime.redis.Batchable;
 import io.quarkiverse.pacer.runtime.redis.LuaScript;
 import io.quarkiverse.pacer.runtime.redis.PacerRedis;
 import io.quarkiverse.pacer.runtime.redis.RedisFailures;
@@ -174,20 +175,31 @@ public class ThrottleEngine {
 
     private Uni<Response> evaluate(DecisionStack stack, String key, ThrottleMode mode, String token) {
         List<String> keys = stack.keys(key);
-        List<String> args = stack.args(mode, token);
-        ThrottleBatchPart part = batchPart(stack, mode, keys, args);
         SinglePolicyCall single = single(stack, mode);
         // Decided on the caller's event loop when it is on one: no hand-over to Pacer's threads and back.
-        return single != null ? redis.evalOnCallerLoop(single.script, keys, single.args(token), timeout, part)
-                : redis.evalOnCallerLoop(stack.script, keys, args, timeout, part);
+        if (single != null) {
+            List<String> args = single.args(token);
+            return redis.evalOnCallerLoop(single.script, keys, args, timeout, singleBatchPart(stack, single, keys,
+                    args, token));
+        }
+        List<String> args = stack.args(mode, token);
+        return redis.evalOnCallerLoop(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args));
+    }
+
+    /** The single-policy call of an acquire, or {@code null}: the general script then decides. */
+    private SinglePolicyCall single(DecisionStack stack, ThrottleMode mode) {
+        return mode == ThrottleMode.ACQUIRE && singlePolicyScripts ? stack.single : null;
     }
 
     /**
-     * The single-policy call of an acquire, or {@code null}: the general script then decides. Either way a decision
-     * queued behind others goes in the general batch script ({@link ThrottleBatchPart}).
+     * How a single-policy acquire queued behind others goes: in its algorithm's single-policy batch script; where
+     * batches span slots (Redis Cluster), in the general batch script.
      */
-    private SinglePolicyCall single(DecisionStack stack, ThrottleMode mode) {
-        return mode == ThrottleMode.ACQUIRE && singlePolicyScripts ? stack.single : null;
+    private Batchable singleBatchPart(DecisionStack stack, SinglePolicyCall single, List<String> keys,
+            List<String> args, String token) {
+        return warmUp.crossSlotBatches()
+                ? ThrottleBatchPart.crossSlot(stack, keys, stack.args(ThrottleMode.ACQUIRE, token))
+                : single.batchPart(redis.batchSlot(keys.get(0)), keys.get(0), args);
     }
 
     /** Acquire and peek decisions may be batched with others queued behind them; releases and resets go alone. */
@@ -245,11 +257,16 @@ public class ThrottleEngine {
         Response response;
         try {
             List<String> keys = stack.keys(key);
-            List<String> args = stack.args(mode, token);
-            ThrottleBatchPart part = batchPart(stack, mode, keys, args);
             SinglePolicyCall single = single(stack, mode);
-            response = (single != null ? redis.evalFuture(single.script, keys, single.args(token), timeout, part)
-                    : redis.evalFuture(stack.script, keys, args, timeout, part)).get();
+            if (single != null) {
+                List<String> args = single.args(token);
+                response = redis.evalFuture(single.script, keys, args, timeout,
+                        singleBatchPart(stack, single, keys, args, token)).get();
+            } else {
+                List<String> args = stack.args(mode, token);
+                response = redis.evalFuture(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args))
+                        .get();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CompletionException(e);

@@ -47,10 +47,18 @@ public final class ThrottleScripts {
     public static final LuaScript ALL = of(EnumSet.allOf(Algorithm.class));
 
     private static final String SINGLE_POLICY_PRELUDE = "throttle-single-policy-prelude";
+    private static final String SINGLE_POLICY_ONE = "throttle-single-policy-one";
+    private static final String SINGLE_POLICY_BATCH = "throttle-single-policy-batch";
+    private static final String SINGLE_POLICY_TOKEN_BUCKET_FILE = "throttle-single-policy-token-bucket";
+    private static final String SINGLE_POLICY_SLIDING_LOG_FILE = "throttle-single-policy-sliding-log";
     private static final LuaScript SINGLE_POLICY_TOKEN_BUCKET = LuaScript.join("throttle-single-policy-4",
-            TIME, SINGLE_POLICY_PRELUDE, "throttle-single-policy-token-bucket");
+            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_TOKEN_BUCKET_FILE, SINGLE_POLICY_ONE);
     private static final LuaScript SINGLE_POLICY_SLIDING_LOG = LuaScript.join("throttle-single-policy-3",
-            TIME, SINGLE_POLICY_PRELUDE, "throttle-single-policy-sliding-log");
+            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_SLIDING_LOG_FILE, SINGLE_POLICY_ONE);
+    private static final LuaScript SINGLE_POLICY_TOKEN_BUCKET_BATCH = LuaScript.join("throttle-single-policy-batch-4",
+            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_TOKEN_BUCKET_FILE, SINGLE_POLICY_BATCH);
+    private static final LuaScript SINGLE_POLICY_SLIDING_LOG_BATCH = LuaScript.join("throttle-single-policy-batch-3",
+            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_SLIDING_LOG_FILE, SINGLE_POLICY_BATCH);
 
     private ThrottleScripts() {
     }
@@ -105,6 +113,18 @@ public final class ThrottleScripts {
         return switch (algorithm) {
             case TOKEN_BUCKET -> SINGLE_POLICY_TOKEN_BUCKET;
             case SLIDING_LOG -> SINGLE_POLICY_SLIDING_LOG;
+            default -> null;
+        };
+    }
+
+    /**
+     * The script deciding a batch of acquires each against one policy of this algorithm
+     * (throttle-single-policy-batch.lua), or {@code null} when the algorithm has no single-policy script.
+     */
+    public static LuaScript singlePolicyBatch(Algorithm algorithm) {
+        return switch (algorithm) {
+            case TOKEN_BUCKET -> SINGLE_POLICY_TOKEN_BUCKET_BATCH;
+            case SLIDING_LOG -> SINGLE_POLICY_SLIDING_LOG_BATCH;
             default -> null;
         };
     }

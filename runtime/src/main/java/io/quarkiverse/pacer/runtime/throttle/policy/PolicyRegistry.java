@@ -103,9 +103,11 @@ public class PolicyRegistry {
             for (LuaScript script : List.of(ThrottleScripts.of(algorithm), ThrottleScripts.of(algorithm, Entry.BATCH))) {
                 scripts.put(script.name(), script);
             }
-            LuaScript single = ThrottleScripts.singlePolicy(policy.algorithm);
-            if (single != null) {
-                scripts.put(single.name(), single);
+            for (LuaScript single : new LuaScript[] { ThrottleScripts.singlePolicy(policy.algorithm),
+                    ThrottleScripts.singlePolicyBatch(policy.algorithm) }) {
+                if (single != null) {
+                    scripts.put(single.name(), single);
+                }
             }
         }
         for (MethodDefinition method : definitions.methods()) {
