@@ -6,11 +6,21 @@
 -- Arguments (ARGV of delayed-schedule.lua): id, payload part (the payload, after '<n>:<trace context>' when the
 --       encoding is upper case), encoding ('t' text/JSON, 'b' base64 bytes; 'T', 'B' with a trace context), mode
 --       ('upsert': replace an existing message of the same id, keeping its trace context; 'absent': keep an existing
---       one; 'new': an id Pacer generated at random, which no message has, stored without looking for one), due time in epoch millis or '' to use Redis TIME + delay, delay in millis, wake-up channel (notified with
---       the due time when the message becomes the queue's earliest)
+--       one; 'new': an id Pacer generated at random, which no message has, stored without looking for one), due time in
+--       epoch millis or '' to use Redis TIME + delay, delay in millis, wake-up channel (notified with the due time when
+--       the message becomes the queue's earliest); then, in a batch, the run's state (see below): one table for all the
+--       run's messages
 -- Returns: {1, due millis} when stored, {0, 0} when mode is 'absent' and the id exists
--- Work: O(log n + payload) for n messages in the queue
-local function schedule_message(id, payload, encoding_arg, mode, due_arg, delay_arg, channel)
+-- Work: O(log n + payload) for n messages in the queue; a run's later messages read neither TIME nor the queue's
+--       earliest due time, but after a failed call or an id that was already due (the earliest is read again)
+
+-- run, the state a batch run keeps between its messages (nil for a message alone), so that it reads these from Redis
+-- once rather than per message:
+-- run.now, Redis TIME in epoch millis, read by the first message that needs it. TIME advances within a run, but each
+--       call of a batch was made before the run started: that reading is no earlier than the call, as its own was.
+-- run.earliest, the lowest score of the due ZSET: false when it is empty, nil when not known (read on the next need);
+--       each message keeps it up to date.
+local function schedule_message(id, payload, encoding_arg, mode, due_arg, delay_arg, channel, run)
     if mode == 'absent' and redis.call('HEXISTS', KEYS[4], id) == 1 then
         return {0, 0}
     end
@@ -18,10 +28,21 @@ local function schedule_message(id, payload, encoding_arg, mode, due_arg, delay_
     if due_arg ~= '' then
         due = tonumber(due_arg)
     else
-        local t = redis.call('TIME')
-        due = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(delay_arg)
+        local now = run and run.now
+        if not now then
+            local t = redis.call('TIME')
+            now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            if run then
+                run.now = now
+            end
+        end
+        due = now + tonumber(delay_arg)
     end
-    local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    local earliest = run and run.earliest
+    if earliest == nil then
+        local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+        earliest = first[2] ~= nil and tonumber(first[2])
+    end
     local encoding, value = encoding_arg, payload
     if mode ~= 'new' then
         -- An upsert takes the message out of every state; a running handler's claim token is dropped with it. The
@@ -34,9 +55,19 @@ local function schedule_message(id, payload, encoding_arg, mode, due_arg, delay_
         encoding, value = upserted(id, encoding_arg, payload)
     end
     redis.call('HSET', KEYS[4], id, string.format('%s%d:0:0:', encoding, due) .. value)
-    redis.call('ZADD', KEYS[1], due, id)
-    if first[2] == nil or due < tonumber(first[2]) then
+    -- ZADD answers 0 when the id was already due (an upsert, or an id a vanished message left behind): its due time
+    -- is replaced, and the one it had may have been the earliest.
+    local added = redis.call('ZADD', KEYS[1], due, id)
+    if earliest == false or due < earliest then
+        -- Earlier than every due time before: the queue's earliest now, whatever the id had.
         redis.call('PUBLISH', channel, due)
+        earliest = due
+    elseif added == 0 then
+        -- Not the earliest, and the id's old due time may have been: the earliest is not known any more.
+        earliest = nil
+    end
+    if run then
+        run.earliest = earliest
     end
     return {1, due}
 end
