@@ -11,10 +11,10 @@ P=${PORT:-47001}
 RANGE=10000
 UNIT=decision
 . "$(pwd)/benchmarks/callgrind/callgrind.sh"
-join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-single > single.lua
-join throttle-time throttle-prelude throttle-token-bucket throttle-driver throttle-batch > batch.lua
+join throttle-time throttle-prelude throttle-token-bucket throttle-parse-once throttle-driver throttle-single > single.lua
+join throttle-time throttle-prelude throttle-token-bucket throttle-parse-once throttle-driver throttle-batch > batch.lua
 join throttle-time throttle-single-policy-prelude throttle-single-policy-token-bucket throttle-single-policy-one > single-policy.lua
-join throttle-time throttle-single-policy-prelude throttle-single-policy-token-bucket throttle-single-policy-batch > single-policy-batch.lua
+join throttle-time throttle-single-policy-prelude throttle-single-policy-token-bucket throttle-parse-once throttle-single-policy-batch > single-policy-batch.lua
 cp "$ROOT/benchmarks/src/main/resources/baseline/minimal-token-bucket.lua" minimal.lua
 start_redis
 MIN=$(redis-cli -p $P SCRIPT LOAD "$(cat minimal.lua)")

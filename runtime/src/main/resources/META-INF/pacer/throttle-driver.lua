@@ -5,17 +5,8 @@
 -- policies - 1] (6 values per policy, as in the prelude), so decide_all decides several calls' slices one by one.
 -- Work: one check and at most one commit per policy.
 
--- ARGV numbers parsed once per distinct text in a script run: the calls of a batch mostly share their policies'
--- values, and tonumber parses with strtod, a large share of a decision's Redis instructions.
-local NUMBERS = {}
-local function number(text)
-    local value = NUMBERS[text]
-    if value == nil then
-        value = tonumber(text)
-        NUMBERS[text] = value
-    end
-    return value
-end
+-- ARGV numbers, each distinct text parsed once (throttle-parse-once.lua, joined in front of this file).
+local number = parse_once
 
 local function decide(mode, token, keys, k, policies, a)
     if mode == 4 then

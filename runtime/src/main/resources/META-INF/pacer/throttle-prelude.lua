@@ -3,7 +3,7 @@
 -- The script is assembled at startup by joining these files verbatim, in this fixed order (never generated):
 --   throttle-time.lua (NOW, integer division, expire_after), throttle-prelude.lua, then only the algorithm files the stack uses, in code order (throttle-fixed-window.lua,
 --   throttle-sliding-window.lua, throttle-sliding-log.lua, throttle-token-bucket.lua, throttle-leaky-bucket.lua,
---   throttle-concurrency.lua), then throttle-driver.lua, then throttle-single.lua (one call, the layout below) or
+--   throttle-concurrency.lua), then throttle-parse-once.lua and throttle-driver.lua, then throttle-single.lua (one call, the layout below) or
 --   throttle-batch.lua (several calls in one script run, one after the other): one script per combination of
 --   algorithms and entry (ThrottleScripts), so a call defines only the functions it runs.
 -- Each algorithm file registers check/commit/release/reset functions in ALGORITHMS under its code; the driver

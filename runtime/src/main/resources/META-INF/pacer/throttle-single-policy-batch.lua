@@ -5,15 +5,9 @@
 -- Returns one reply per call: its one-call reply, or an error reply for a call that failed on the data under its key,
 -- which fails that call alone (a call writes nothing before its check passed).
 -- Work: the sum of the calls' work; the caller bounds the number of calls (RequestBatches.MAX_PARTS).
-local NUMBERS = {}
-number = function(text)
-    local value = NUMBERS[text]
-    if value == nil then
-        value = tonumber(text)
-        NUMBERS[text] = value
-    end
-    return value
-end
+-- The calls mostly share their policy's values: each distinct text parsed once (throttle-parse-once.lua, joined in
+-- front of this file).
+number = parse_once
 STATE = {}
 local replies = {}
 for i = 1, #KEYS do

@@ -15,17 +15,13 @@ import io.vertx.redis.client.Request;
  */
 final class SinglePolicyBatchPart implements Batchable {
 
-    private final Group group;
+    private final ThrottleBatchPart.Group group;
     private final String key;
     private final List<String> args;
 
-    /** The script and slot a batch shares. */
-    private record Group(LuaScript script, int slot) {
-    }
-
     /** {@code args}: the call's 4 values, as its one-call script takes them. */
     SinglePolicyBatchPart(LuaScript batchScript, int slot, String key, List<String> args) {
-        this.group = new Group(batchScript, slot);
+        this.group = new ThrottleBatchPart.Group(batchScript, slot);
         this.key = key;
         this.args = args;
     }

@@ -22,8 +22,8 @@ final class ThrottleBatchPart implements Batchable {
     private final List<String> args;
     private final boolean crossSlot;
 
-    /** The script and slot a batch shares. */
-    private record Group(LuaScript script, int slot) {
+    /** The script and slot a batch shares (also of {@link SinglePolicyBatchPart}). */
+    record Group(LuaScript script, int slot) {
     }
 
     /** A part of batches within one slot ({@code slot}; 0 when requests are not routed by slot). */

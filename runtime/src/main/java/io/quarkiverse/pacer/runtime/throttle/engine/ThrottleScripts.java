@@ -22,6 +22,8 @@ public final class ThrottleScripts {
     private static final String TIME = "throttle-time";
     private static final String PRELUDE = "throttle-prelude";
     private static final String DRIVER = "throttle-driver";
+    /** parse_once, joined in front of the driver and of the single-policy batch. */
+    private static final String PARSE_ONCE = "throttle-parse-once";
 
     /** What a script decides: one call, or a batch of calls (see decide_all in throttle-driver.lua). */
     public enum Entry {
@@ -56,9 +58,9 @@ public final class ThrottleScripts {
     private static final LuaScript SINGLE_POLICY_SLIDING_LOG = LuaScript.join("throttle-single-policy-3",
             TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_SLIDING_LOG_FILE, SINGLE_POLICY_ONE);
     private static final LuaScript SINGLE_POLICY_TOKEN_BUCKET_BATCH = LuaScript.join("throttle-single-policy-batch-4",
-            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_TOKEN_BUCKET_FILE, SINGLE_POLICY_BATCH);
+            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_TOKEN_BUCKET_FILE, PARSE_ONCE, SINGLE_POLICY_BATCH);
     private static final LuaScript SINGLE_POLICY_SLIDING_LOG_BATCH = LuaScript.join("throttle-single-policy-batch-3",
-            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_SLIDING_LOG_FILE, SINGLE_POLICY_BATCH);
+            TIME, SINGLE_POLICY_PRELUDE, SINGLE_POLICY_SLIDING_LOG_FILE, PARSE_ONCE, SINGLE_POLICY_BATCH);
 
     private ThrottleScripts() {
     }
@@ -88,7 +90,7 @@ public final class ThrottleScripts {
     }
 
     private static LuaScript join(Set<Algorithm> algorithms, Entry entry) {
-        List<String> parts = new ArrayList<>(algorithms.size() + 5);
+        List<String> parts = new ArrayList<>(algorithms.size() + 6);
         if (entry.flags != null) {
             parts.add(entry.flags);
         }
@@ -100,6 +102,7 @@ public final class ThrottleScripts {
             parts.add(file(algorithm));
             name.append('-').append(ThrottlePolicy.code(algorithm));
         }
+        parts.add(PARSE_ONCE);
         parts.add(DRIVER);
         parts.add(entry.file);
         return LuaScript.join(name.toString(), parts.toArray(new String[0]));
