@@ -2,7 +2,6 @@ package io.quarkiverse.pacer.runtime.delay.producer;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -39,6 +38,7 @@ final class MessageScheduler {
     private final DelayedMetrics metrics;
     private final UnconsumedQueues unconsumed;
     private final DelayedTransactions transactions;
+    private final RandomIds ids = new RandomIds();
 
     MessageScheduler(QueueShards shards, DurableWrites writes, ProducerRetry retry, DelayedTracing tracing,
             DelayedMetrics metrics, UnconsumedQueues unconsumed, DelayedTransactions transactions) {
@@ -56,14 +56,14 @@ final class MessageScheduler {
      * (it has no connected replica), when some shard's master is not: a message without an id may go to any shard.
      */
     String newId(String queue) {
-        String id = UUID.randomUUID().toString();
+        String id = ids.next();
         if (!writes.waitsForReplicas(queue)) {
             return id;
         }
         DelayedKeys[] all = shards.of(queue);
         for (int i = 0; i < 4 * all.length && all.length > 1
                 && writes.refusedAtOnce(all[DelayedKeys.shardOf(id, all.length)]); i++) {
-            id = UUID.randomUUID().toString();
+            id = ids.next();
         }
         return id;
     }
