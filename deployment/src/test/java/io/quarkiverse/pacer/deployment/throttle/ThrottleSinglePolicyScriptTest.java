@@ -106,11 +106,7 @@ class ThrottleSinglePolicyScriptTest {
             if (step == STEPS / 2) {
                 throttler.override(policy, halfway);
             }
-            // Mostly calls at the same instant or within a third of the window, now and then a pause beyond it.
-            int pause = random.nextInt(10);
-            clock.now += pause < 4 ? 0
-                    : pause < 9 ? (long) (random.nextDouble() * WINDOW_MICROS / 3)
-                            : WINDOW_MICROS + (long) (random.nextDouble() * WINDOW_MICROS);
+            advance(random, 4);
             int cost = 1 + random.nextInt(3);
             boolean blocking = random.nextBoolean();
 
@@ -165,10 +161,7 @@ class ThrottleSinglePolicyScriptTest {
             if (step == BATCH_STEPS / 2) {
                 throttler.override(policy, halfway);
             }
-            int pause = random.nextInt(10);
-            clock.now += pause < 5 ? 0
-                    : pause < 9 ? (long) (random.nextDouble() * WINDOW_MICROS / 3)
-                            : WINDOW_MICROS + (long) (random.nextDouble() * WINDOW_MICROS);
+            advance(random, 5);
             int cost = 1 + random.nextInt(3);
 
             engine.singlePolicyScripts(false);
@@ -183,6 +176,17 @@ class ThrottleSinglePolicyScriptTest {
         Response loaded = send(Request.cmd(Command.SCRIPT).arg("EXISTS")
                 .arg(ThrottleScripts.singlePolicyBatch(algorithm).toSend().sha1()));
         assertThat(loaded.get(0).toInteger()).as("single-policy batch script ran").isEqualTo(1);
+    }
+
+    /**
+     * Moves the frozen clock: in {@code stillOfTen} steps out of ten not at all, else mostly within a third of the
+     * window, now and then beyond it.
+     */
+    private void advance(Random random, int stillOfTen) {
+        int pause = random.nextInt(10);
+        clock.now += pause < stillOfTen ? 0
+                : pause < 9 ? (long) (random.nextDouble() * WINDOW_MICROS / 3)
+                        : WINDOW_MICROS + (long) (random.nextDouble() * WINDOW_MICROS);
     }
 
     /** {@link #CALLS_TOGETHER} reactive acquires subscribed at once; their decisions, sorted. */

@@ -175,20 +175,27 @@ public class ThrottleEngine {
 
     private Uni<Response> evaluate(DecisionStack stack, String key, ThrottleMode mode, String token) {
         List<String> keys = stack.keys(key);
-        SinglePolicyCall single = single(stack, mode);
+        ScriptCall call = scriptCall(stack, keys, mode, token);
         // Decided on the caller's event loop when it is on one: no hand-over to Pacer's threads and back.
-        if (single != null) {
-            List<String> args = single.args(token);
-            return redis.evalOnCallerLoop(single.script, keys, args, timeout, singleBatchPart(stack, single, keys,
-                    args, token));
-        }
-        List<String> args = stack.args(mode, token);
-        return redis.evalOnCallerLoop(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args));
+        return redis.evalOnCallerLoop(call.script(), keys, call.args(), timeout, call.part());
     }
 
-    /** The single-policy call of an acquire, or {@code null}: the general script then decides. */
-    private SinglePolicyCall single(DecisionStack stack, ThrottleMode mode) {
-        return mode == ThrottleMode.ACQUIRE && singlePolicyScripts ? stack.single : null;
+    /** The script a decision runs, its ARGV, and how it goes when queued behind others ({@code null}: alone). */
+    private record ScriptCall(LuaScript script, List<String> args, Batchable part) {
+    }
+
+    /**
+     * An acquire against a single-policy stack runs its algorithm's single-policy script (unless switched off); every
+     * other decision the stack's general script.
+     */
+    private ScriptCall scriptCall(DecisionStack stack, List<String> keys, ThrottleMode mode, String token) {
+        SinglePolicyCall single = mode == ThrottleMode.ACQUIRE && singlePolicyScripts ? stack.single : null;
+        if (single != null) {
+            List<String> args = single.args(token);
+            return new ScriptCall(single.script, args, singleBatchPart(stack, single, keys, args, token));
+        }
+        List<String> args = stack.args(mode, token);
+        return new ScriptCall(stack.script, args, batchPart(stack, mode, keys, args));
     }
 
     /**
@@ -257,16 +264,8 @@ public class ThrottleEngine {
         Response response;
         try {
             List<String> keys = stack.keys(key);
-            SinglePolicyCall single = single(stack, mode);
-            if (single != null) {
-                List<String> args = single.args(token);
-                response = redis.evalFuture(single.script, keys, args, timeout,
-                        singleBatchPart(stack, single, keys, args, token)).get();
-            } else {
-                List<String> args = stack.args(mode, token);
-                response = redis.evalFuture(stack.script, keys, args, timeout, batchPart(stack, mode, keys, args))
-                        .get();
-            }
+            ScriptCall call = scriptCall(stack, keys, mode, token);
+            response = redis.evalFuture(call.script(), keys, call.args(), timeout, call.part()).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CompletionException(e);
