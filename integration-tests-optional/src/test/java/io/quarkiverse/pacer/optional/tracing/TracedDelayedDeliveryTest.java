@@ -7,6 +7,7 @@ import static io.quarkiverse.pacer.optional.tracing.RedisHash.messagesKey;
 import static io.quarkiverse.pacer.optional.tracing.RedisHash.send;
 import static io.quarkiverse.pacer.optional.tracing.RedisHash.stored;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -31,7 +32,9 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.pacer.delay.Delayed;
 import io.quarkiverse.pacer.delay.DelayedMessage;
@@ -49,9 +52,9 @@ import io.quarkus.test.QuarkusUnitTest;
  * span, started by the consumer loop with no context of its own, is its child, current while the handler runs (the
  * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} and upserts keep the context the
  * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
- * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. The context
- * costs 53
- * characters per message, less than a {@code traceparent} header. Each tick of a recurring schedule is a trace of its
+ * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. A schedule
+ * Redis refuses ends its span with the error. The context costs 53 characters per message, less than a {@code traceparent}
+ * header. Each tick of a recurring schedule is a trace of its
  * own, started by the firing instance's {@code <queue> send} span; with {@code quarkus.scheduler.tracing.enabled},
  * each run of a {@code PACER} job is a span of its own named after the job.
  */
@@ -171,6 +174,23 @@ class TracedDelayedDeliveryTest {
         assertThat(process.getTraceId()).isEqualTo(scheduling.getSpanContext().getTraceId())
                 .isNotEqualTo(operator.getSpanContext().getTraceId());
         assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
+    }
+
+    @Test
+    void aScheduleRedisRefusesEndsItsSendSpanWithTheError() {
+        String broken = "traced-broken";
+        // A string where the queue's due set belongs: Redis refuses the schedule script with WRONGTYPE.
+        send(redis, "SET", dueKey(broken), "not a sorted set");
+        try {
+            assertThatThrownBy(() -> queue.scheduleWithId(broken, "w1", "lost", Duration.ofMinutes(1)))
+                    .hasMessageContaining("WRONGTYPE");
+            SpanData sent = spans.await(1, named(broken + " send")).get(0);
+            assertThat(sent.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+            assertThat(sent.getEvents()).extracting(EventData::getName).containsExactly("exception");
+            assertThat(sent.hasEnded()).isTrue();
+        } finally {
+            send(redis, "DEL", dueKey(broken), messagesKey(broken));
+        }
     }
 
     @Test

@@ -59,7 +59,9 @@ public class OpenTelemetryDelayedTracing implements DelayedTracing {
         if (!on) {
             return ProducerTrace.NONE;
         }
-        SpanBuilder builder = tracer.spanBuilder(queue + " send").setSpanKind(SpanKind.PRODUCER)
+        // The caller's context, looked up once (Quarkus's context storage reads it from the Vert.x context).
+        Context parent = Context.current();
+        SpanBuilder builder = tracer.spanBuilder(queue + " send").setParent(parent).setSpanKind(SpanKind.PRODUCER)
                 .setAttribute(SYSTEM, SYSTEM_NAME).setAttribute(DESTINATION, queue)
                 .setAttribute(OPERATION_TYPE, "send").setAttribute(OPERATION_NAME, "send");
         if (id != null) {
@@ -69,7 +71,7 @@ public class OpenTelemetryDelayedTracing implements DelayedTracing {
             builder.setAttribute(BATCH_COUNT, (long) count);
         }
         Span span = builder.startSpan();
-        return new Producer(span, TraceContextText.of(Context.current().with(span), baggage));
+        return new Producer(span, TraceContextText.of(parent.with(span), baggage));
     }
 
     @Override
@@ -106,13 +108,16 @@ public class OpenTelemetryDelayedTracing implements DelayedTracing {
 
         @Override
         public <T> Uni<T> ending(Uni<T> stored) {
-            return stored.onItemOrFailure().invoke((item, failure) -> {
-                if (failure != null) {
-                    span.recordException(failure);
-                    span.setStatus(StatusCode.ERROR);
-                }
-                span.end();
-            }).onCancellation().invoke(span::end);
+            return stored.onItemOrFailure().invoke((item, failure) -> end(failure)).onCancellation().invoke(span::end);
+        }
+
+        @Override
+        public void end(Throwable failure) {
+            if (failure != null) {
+                span.recordException(failure);
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
         }
     }
 }

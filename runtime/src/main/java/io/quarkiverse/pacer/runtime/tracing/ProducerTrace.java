@@ -15,6 +15,10 @@ public interface ProducerTrace {
         public <T> Uni<T> ending(Uni<T> stored) {
             return stored;
         }
+
+        @Override
+        public void end(Throwable failure) {
+        }
     };
 
     /** The compact trace context to store with the messages, {@code null} when there is none. */
@@ -22,4 +26,7 @@ public interface ProducerTrace {
 
     /** {@code stored}, ending the span when it completes (recording its failure). */
     <T> Uni<T> ending(Uni<T> stored);
+
+    /** Ends the span of a call that completed without a Mutiny chain; {@code failure} is {@code null} on success. */
+    void end(Throwable failure);
 }

@@ -95,17 +95,18 @@ final class MessageScheduler {
     }
 
     /**
-     * {@link #store} for a caller that blocks (never an event-loop thread). Outside a transaction and untraced, the
-     * script call (and with {@code durability=replicas} the {@code WAIT} covering it) is waited for on a plain future,
-     * completed on Pacer's connection thread: a chain of Mutiny operators would capture and restore the caller's
-     * context at every step, about a third of the CPU a {@code schedule} costs the JVM (see the Performance page).
-     * Otherwise, and when Redis is unavailable, the call takes {@link #store}'s path, which rides out an outage for the
-     * producer timeout (a schedule is idempotent: its id is fixed before the first attempt).
+     * {@link #store} for a caller that blocks (never an event-loop thread). Outside a transaction, the script call (and
+     * with {@code durability=replicas} the {@code WAIT} covering it) is waited for on a plain future, completed on
+     * Pacer's connection thread, and a traced call's span ends there too: a chain of Mutiny operators would capture
+     * and restore the caller's context at every step, about a third of the CPU a {@code schedule} costs the JVM (see
+     * the Performance page). Inside a transaction, and when Redis is unavailable, the call takes {@link #store}'s path,
+     * which rides out an outage for the producer timeout (a schedule is idempotent: its id is fixed before the first
+     * attempt).
      */
     boolean storeBlocking(String queue, String id, PayloadCodec.Encoded encoded, String mode, Instant dueAt,
             Duration delay, Duration awaitAtMost) {
         ProducerTrace trace = tracing.send(queue, id, 1);
-        if (trace != ProducerTrace.NONE || !transactions.runsNow()) {
+        if (!transactions.runsNow()) {
             return store(queue, id, encoded, mode, dueAt, delay, trace).await().atMost(awaitAtMost);
         }
         DelayedKeys k = shards.of(queue, id);
@@ -118,20 +119,26 @@ final class MessageScheduler {
                     : writes.writeFuture(DelayedScripts.SCHEDULE, k.all, args, new ScheduleBatchPart(k, args));
             response = written.get(awaitAtMost.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
+            trace.end(e);
             Thread.currentThread().interrupt();
             throw new CompletionException(e);
         } catch (TimeoutException e) {
-            throw new io.smallrye.mutiny.TimeoutException();
+            io.smallrye.mutiny.TimeoutException timedOut = new io.smallrye.mutiny.TimeoutException();
+            trace.end(timedOut);
+            throw timedOut;
         } catch (ExecutionException e) {
             if (retry.retries() && ProducerRetry.isOutage(e.getCause())) {
+                // The span stays open over the retries and ends with their outcome.
                 return store(queue, id, encoded, mode, dueAt, delay, trace, true).await().atMost(awaitAtMost);
             }
+            trace.end(e.getCause());
             // Thrown as the awaited Uni would throw it.
             if (e.getCause() instanceof RuntimeException failure) {
                 throw failure;
             }
             throw new CompletionException(e.getCause());
         }
+        trace.end(null);
         return stored(queue, response);
     }
 
