@@ -52,11 +52,11 @@ import io.quarkus.test.QuarkusUnitTest;
  * span, started by the consumer loop with no context of its own, is its child, current while the handler runs (the
  * handler's own spans and its log lines' MDC carry the trace id). {@code deliverNow} and upserts keep the context the
  * message was first scheduled with; {@code scheduleAll} is one span for its messages; a message stored before tracing
- * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. A schedule
- * Redis refuses ends its span with the error. The context costs 53 characters per message, less than a {@code traceparent}
- * header. Each tick of a recurring schedule is a trace of its
- * own, started by the firing instance's {@code <queue> send} span; with {@code quarkus.scheduler.tracing.enabled},
- * each run of a {@code PACER} job is a span of its own named after the job.
+ * existed is delivered in a trace of its own, and one another instance stored continues that instance's trace. A
+ * schedule Redis refuses ends its span with the error. The context costs 53 characters per message, less than a
+ * {@code traceparent} header. Each tick of a recurring schedule is a trace of its own, started by the firing instance's
+ * {@code <queue> send} span; with {@code quarkus.scheduler.tracing.enabled}, each run of a {@code PACER} job is a span
+ * of its own named after the job.
  */
 class TracedDelayedDeliveryTest {
 

@@ -6,8 +6,6 @@ import java.util.function.Consumer;
 import jakarta.enterprise.invoke.Invoker;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ManagedContext;
 import io.vertx.core.Context;
 import io.vertx.core.impl.ContextInternal;
 
@@ -29,26 +27,7 @@ final class OffloadingHandlerInvoker implements HandlerInvoker {
 
     @Override
     public void invoke(Context context, Object argument, BooleanSupplier stopping, Consumer<Throwable> outcome) {
-        runners.submit((ContextInternal) context, () -> handle(argument, stopping, outcome), outcome);
-    }
-
-    /** One handler call on its message's duplicated context (current on this thread), in a request context. */
-    private void handle(Object argument, BooleanSupplier stopping, Consumer<Throwable> outcome) {
-        if (stopping.getAsBoolean()) {
-            outcome.accept(NOT_STARTED);
-            return;
-        }
-        Object result;
-        ManagedContext requestContext = Arc.container().requestContext();
-        requestContext.activate();
-        try {
-            result = invoker.invoke(null, new Object[] { argument });
-        } catch (Throwable t) {
-            outcome.accept(t);
-            return;
-        } finally {
-            requestContext.terminate();
-        }
-        HandlerResults.complete(definition, result, outcome);
+        runners.submit((ContextInternal) context,
+                () -> HandlerResults.callBlocking(definition, invoker, argument, stopping, outcome), outcome);
     }
 }

@@ -6,8 +6,6 @@ import java.util.function.Consumer;
 import jakarta.enterprise.invoke.Invoker;
 
 import io.quarkiverse.pacer.runtime.delay.DelayedConsumerDefinition;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ManagedContext;
 import io.quarkus.virtual.threads.VirtualThreadsRecorder;
 import io.vertx.core.Context;
 
@@ -28,26 +26,9 @@ final class VirtualThreadHandlerInvoker implements HandlerInvoker {
 
     @Override
     public void invoke(Context context, Object argument, BooleanSupplier stopping, Consumer<Throwable> outcome) {
-        Object[] arguments = { argument };
         try {
-            VirtualThreadsRecorder.getCurrent().execute(() -> {
-                if (stopping.getAsBoolean()) {
-                    outcome.accept(NOT_STARTED);
-                    return;
-                }
-                Object result;
-                ManagedContext requestContext = Arc.container().requestContext();
-                requestContext.activate();
-                try {
-                    result = invoker.invoke(null, arguments);
-                } catch (Throwable t) {
-                    outcome.accept(t);
-                    return;
-                } finally {
-                    requestContext.terminate();
-                }
-                HandlerResults.complete(definition, result, outcome);
-            });
+            VirtualThreadsRecorder.getCurrent()
+                    .execute(() -> HandlerResults.callBlocking(definition, invoker, argument, stopping, outcome));
         } catch (RuntimeException rejected) {
             // The executor is shut down: the application is stopping.
             outcome.accept(NOT_STARTED);

@@ -22,7 +22,10 @@ final class WorkerRunners {
 
     /** How soon a burst of waiting calls should start, at their average duration: about a worker's wake-up. */
     static final long START_WITHIN_NANOS = 200_000;
-    /** A call waiting this long means the running ones are slower than their average: each waiting one gets a runner. */
+    /**
+     * A call waiting this long means the running ones are slower than their average: each waiting call gets a
+     * runner.
+     */
     static final long RESCUE_MILLIS = 2;
     private static final long RESCUE_NANOS = TimeUnit.MILLISECONDS.toNanos(RESCUE_MILLIS);
 
