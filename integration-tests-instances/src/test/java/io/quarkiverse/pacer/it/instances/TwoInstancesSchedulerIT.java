@@ -182,6 +182,10 @@ class TwoInstancesSchedulerIT {
         // a run of the ten the killed instance was in the middle of runs again as well, at the same time.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> ticks(first, "slow-ended-first").keySet().containsAll(killed));
+        // The lease expires 7 to 10 seconds after the kill (it was renewed up to 3 seconds before), so the ten have
+        // ten settled ticks after the kill within a few seconds of the slow runs taken over ending.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> minTicksAfter(first, killedAt) >= 10);
         Map<String, Long> reruns = reruns(first);
         assertThat(reruns.getOrDefault("slow", 0L)).as("slow runs the first instance took over")
                 .isEqualTo(killed.size());
@@ -220,6 +224,15 @@ class TwoInstancesSchedulerIT {
                 + " the others once, none missed; runs taken over %s%n", JOBS, seconds, twice,
                 reruns.entrySet().stream().filter(e -> !e.getKey().equals("slow")).mapToLong(Map.Entry::getValue).sum(),
                 slow.size(), killed.size(), killed.size(), reruns);
+    }
+
+    /** The fewest settled ticks after {@code from} of any of the ten. */
+    private static long minTicksAfter(AppInstance instance, long from) throws Exception {
+        long fewest = Long.MAX_VALUE;
+        for (int job = 0; job < JOBS; job++) {
+            fewest = Math.min(fewest, settled(ticks(instance, "tick-" + job), from + 1).size());
+        }
+        return fewest;
     }
 
     /** Each tick ran once ({@code twice}: twice), one period after the one before. */
