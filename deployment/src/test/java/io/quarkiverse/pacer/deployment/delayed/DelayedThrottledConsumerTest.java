@@ -32,6 +32,8 @@ class DelayedThrottledConsumerTest {
 
     static final int N = 4;
     static final String QUEUE = "partner-calls";
+    /** The longest a handler is taken to start after its admission, on a loaded machine. */
+    static final long HANDOFF_MILLIS = 250;
 
     @RegisterExtension
     static final QuarkusUnitTest config = new QuarkusUnitTest()
@@ -69,8 +71,8 @@ class DelayedThrottledConsumerTest {
         assertThat(queue.deadLetterCount(QUEUE)).isZero();
         assertThat(consumer.handled.values()).allSatisfy(entry -> assertThat(entry[0]).isEqualTo(1));
         // FIXED_WINDOW windows are aligned to whole seconds of (Redis, here same-host) time.
-        Map<Long, Integer> perWindow = new TreeMap<>();
-        consumer.handled.values().forEach(entry -> perWindow.merge(entry[1] / 1000, 1, Integer::sum));
+        Map<Long, Integer> perWindow = admissionWindows(consumer.handled.values().stream().mapToLong(entry -> entry[1])
+                .sorted().toArray());
         assertThat(perWindow.values()).allSatisfy(count -> assertThat(count).isLessThanOrEqualTo(N));
         assertThat(perWindow).hasSizeGreaterThanOrEqualTo(3);
 
@@ -80,5 +82,24 @@ class DelayedThrottledConsumerTest {
         assertThat(stats.failed()).isZero();
         assertThat(stats.retried()).isZero();
         assertThat(stats.deadLettered()).isZero();
+    }
+
+    /**
+     * The calls per window of admission. A call is admitted on the event loop and its blocking handler starts on a
+     * worker thread a moment later, so a handler that started up to {@link #HANDOFF_MILLIS} into a window may have been
+     * admitted in the window before: it is counted there while that window has fewer than N (handlers in the order
+     * they started). Without the throttle the twelve start within milliseconds, in one or two windows: more than N in one.
+     */
+    private static Map<Long, Integer> admissionWindows(long[] startedMillis) {
+        Map<Long, Integer> perWindow = new TreeMap<>();
+        for (long started : startedMillis) {
+            long window = started / 1000;
+            long earliest = (started - HANDOFF_MILLIS) / 1000;
+            if (earliest < window && perWindow.getOrDefault(earliest, 0) < N) {
+                window = earliest;
+            }
+            perWindow.merge(window, 1, Integer::sum);
+        }
+        return perWindow;
     }
 }
