@@ -150,11 +150,19 @@ public class DelayedBenchmarks {
         LOG.infof("Delayed scenario: %s", scenario);
         List<LoadRunner.Slice> slices = new ArrayList<>();
         List<ScriptWork> works = new ArrayList<>();
-        try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-schedule")) {
+        try (RedissonDelayedQueuePeer.Queue delayed = redisson.queue("redisson-schedule");
+                MinimalScheduleLettuceBaseline minimal = new MinimalScheduleLettuceBaseline(context.redisUri())) {
             long dueAt = DeliveryRecorder.nowMicros() + TimeUnit.HOURS.toMicros(1);
             slices.add(measured(context, works, (leadIn, window) -> LoadRunner.run(callers, leadIn, window,
                     (worker, sequence) -> {
                         delayed.schedule(dueAt, sequence);
+                        return true;
+                    })));
+            // The best a blocking producer can do: what is left between Pacer and it is the client's own work.
+            long hour = TimeUnit.HOURS.toMillis(1);
+            slices.add(measured(context, works, (leadIn, window) -> LoadRunner.run(callers, leadIn, window,
+                    (worker, sequence) -> {
+                        minimal.schedule(worker, sequence, "payload-" + sequence, hour);
                         return true;
                     })));
             if (queue != null) {
@@ -181,15 +189,18 @@ public class DelayedBenchmarks {
                     settings.rounds(), context::flushAll, slices);
             context.flushAll();
             LoadResult redissonResult = results[0];
-            LoadResult pacer = queue == null ? null : results[1];
-            LoadResult reactiveResult = queue == null ? null : results[2];
+            LoadResult minimalResult = results[1];
+            LoadResult pacer = queue == null ? null : results[2];
+            LoadResult reactiveResult = queue == null ? null : results[3];
             LoadResult bullmqResult = bullmq.unavailable() == null ? results[results.length - 1] : null;
             Row pacerRow = pacer == null ? missing(context, scenario, PACER_SCHEDULE, "missing from this build")
-                    : loadRow(context, scenario, PACER_SCHEDULE, pacer).addNote(works.get(1).describe());
+                    : loadRow(context, scenario, PACER_SCHEDULE, pacer).addNote(works.get(2).describe());
             if (reactiveResult != null) {
                 loadRow(context, scenario, "Pacer ReactiveDelayedQueue.schedule, awaited", reactiveResult)
-                        .addNote(works.get(2).describe()).comparedTo(pacerRow);
+                        .addNote(works.get(3).describe()).comparedTo(pacerRow);
             }
+            loadRow(context, scenario, MinimalScheduleLettuceBaseline.NAME, minimalResult)
+                    .addNote(works.get(1).describe()).comparedTo(pacerRow);
             Row redissonRow = loadRow(context, scenario, "Redisson RDelayedQueue.offer", redissonResult)
                     .addNote(works.get(0).describe())
                     .comparedTo(pacerRow);
