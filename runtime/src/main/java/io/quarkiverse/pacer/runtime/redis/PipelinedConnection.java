@@ -169,8 +169,13 @@ final class PipelinedConnection {
         timed.add(request);
         sweepWithin(sweepPeriodNanos(request.budgetNanos()));
         if (batches.hold(request)) {
-            // Waits for one of its group's calls in flight to be answered, then goes with the others in one call.
-            return;
+            // Waits for one of its group's calls in flight to be answered, then goes with the others in one call;
+            // unless enough wait to go now as one call of their own.
+            PendingRequest full = batches.full(request);
+            if (full == null) {
+                return;
+            }
+            request = full;
         }
         queued.add(request);
         if (state == State.CLOSED) {

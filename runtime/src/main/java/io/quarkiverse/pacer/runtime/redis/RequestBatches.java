@@ -13,7 +13,9 @@ import io.vertx.redis.client.Response;
  * The batching of one {@link PipelinedConnection}, confined to its context: a {@link Batchable} request goes out at
  * once while its group has fewer than {@link #MAX_IN_FLIGHT} calls in flight on the connection; otherwise it waits,
  * and when one of the group's calls is answered everything waiting (up to {@link #MAX_PARTS}) goes as one call. So a
- * batch is only what queued while Redis was busy with the group: no timer, no delay for a lone caller.
+ * batch is only what queued while Redis was busy with the group: no timer, no delay for a lone caller. When
+ * {@link #FULL_PARTS} wait and the group has fewer than {@link #MAX_IN_FLIGHT_FULL} calls in flight, they go at once
+ * as one call: many callers do not wait for an answer when their batch already amortizes a script call.
  */
 final class RequestBatches {
 
@@ -21,6 +23,10 @@ final class RequestBatches {
     static final int MAX_IN_FLIGHT = 2;
     /** Requests per batch, at most, so that one call stays well under a millisecond of Redis's time. */
     static final int MAX_PARTS = 32;
+    /** Waiting requests that go at once as one call, without waiting for an answer, while there is room in flight. */
+    static final int FULL_PARTS = 8;
+    /** Calls of one group in flight at once when the later ones are batches of {@link #FULL_PARTS} or more. */
+    static final int MAX_IN_FLIGHT_FULL = 4;
 
     private final Map<Object, Group> groups = new HashMap<>();
     /** Resends a batch with the script's source after {@code NOSCRIPT}. */
@@ -67,6 +73,19 @@ final class RequestBatches {
     }
 
     /**
+     * After {@link #hold} kept {@code request} waiting: what waits in its group as one call to send now, when
+     * {@link #FULL_PARTS} wait and the group has room for it ({@link #MAX_IN_FLIGHT_FULL}), else {@code null} (then
+     * {@link #released} must be called once the call leaves the connection, as for any call of the group).
+     */
+    PendingRequest full(PendingRequest request) {
+        Group group = (Group) request.group();
+        if (group == null || group.waiting.size() < FULL_PARTS || group.inFlight >= MAX_IN_FLIGHT_FULL) {
+            return null;
+        }
+        return next(group);
+    }
+
+    /**
      * A request that counted against its group left the connection (answered, failed or skipped): returns the group's
      * next call, a batch of what waited (or one request alone), or {@code null}.
      */
@@ -77,6 +96,11 @@ final class RequestBatches {
         }
         request.group(null);
         group.inFlight--;
+        return next(group);
+    }
+
+    /** What waits in {@code group} (up to {@link #MAX_PARTS}) as its next call in flight, or {@code null}. */
+    private PendingRequest next(Group group) {
         List<PendingRequest> parts = new ArrayList<>();
         while (parts.size() < MAX_PARTS && !group.waiting.isEmpty()) {
             PendingRequest next = group.waiting.poll();
