@@ -1,14 +1,10 @@
 package io.quarkiverse.pacer.benchmarks.delay;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.quarkiverse.pacer.benchmarks.BaselineScripts;
 
 /**
  * The physical limit of a blocking {@code schedule} from Java: the minimal schedule script
@@ -40,12 +36,7 @@ final class MinimalScheduleLettuceBaseline implements AutoCloseable {
     }
 
     private static String script() {
-        try (InputStream in = MinimalScheduleLettuceBaseline.class.getClassLoader()
-                .getResourceAsStream("baseline/minimal-schedule.lua")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return BaselineScripts.read("minimal-schedule");
     }
 
     @Override

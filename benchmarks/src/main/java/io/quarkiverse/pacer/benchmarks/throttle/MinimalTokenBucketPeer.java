@@ -1,9 +1,6 @@
 package io.quarkiverse.pacer.benchmarks.throttle;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.quarkiverse.pacer.benchmarks.BaselineScripts;
 
 /**
  * A physical-limit baseline: the minimal token-bucket script ({@code baseline/minimal-token-bucket.lua}) with its keys
@@ -44,11 +41,6 @@ abstract class MinimalTokenBucketPeer implements RateLimiterPeer {
     }
 
     static String script() {
-        try (InputStream in = MinimalTokenBucketPeer.class.getClassLoader()
-                .getResourceAsStream("baseline/minimal-token-bucket.lua")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return BaselineScripts.read("minimal-token-bucket");
     }
 }
