@@ -168,16 +168,12 @@ final class PipelinedConnection {
         request.arm();
         timed.add(request);
         sweepWithin(sweepPeriodNanos(request.budgetNanos()));
-        if (batches.hold(request)) {
-            // Waits for one of its group's calls in flight to be answered, then goes with the others in one call;
-            // unless enough wait to go now as one call of their own.
-            PendingRequest full = batches.full(request);
-            if (full == null) {
-                return;
-            }
-            request = full;
+        PendingRequest now = batches.admit(request);
+        if (now == null) {
+            // Waits for one of its group's calls in flight to be answered, then goes with the others in one call.
+            return;
         }
-        queued.add(request);
+        queued.add(now);
         if (state == State.CLOSED) {
             open();
         } else if (state == State.CONNECTED) {

@@ -53,36 +53,28 @@ final class RequestBatches {
     }
 
     /**
-     * Takes {@code request} into its group: {@code true} when it waits for a batch, {@code false} when it goes out now
-     * (then {@link #released} must be called once it leaves the connection).
+     * Takes {@code request} into its group and returns the call to send now: {@code request} itself (not batchable, or
+     * its group has room in flight), a batch of what waits in its group ({@link #FULL_PARTS} wait and the group has
+     * room for it, {@link #MAX_IN_FLIGHT_FULL}), or {@code null} while it waits. A call of a group must be
+     * {@link #released} once it leaves the connection.
      */
-    boolean hold(PendingRequest request) {
+    PendingRequest admit(PendingRequest request) {
         Batchable batchable = request.batchable();
         if (batchable == null) {
-            return false;
+            return request;
         }
         Group group = groups.computeIfAbsent(batchable.group(), Group::new);
         request.group(group);
         if (group.inFlight < MAX_IN_FLIGHT) {
             group.inFlight++;
-            return false;
+            return request;
         }
         group.waiting.add(request);
         waiting++;
-        return true;
-    }
-
-    /**
-     * After {@link #hold} kept {@code request} waiting: what waits in its group as one call to send now, when
-     * {@link #FULL_PARTS} wait and the group has room for it ({@link #MAX_IN_FLIGHT_FULL}), else {@code null} (then
-     * {@link #released} must be called once the call leaves the connection, as for any call of the group).
-     */
-    PendingRequest full(PendingRequest request) {
-        Group group = (Group) request.group();
-        if (group == null || group.waiting.size() < FULL_PARTS || group.inFlight >= MAX_IN_FLIGHT_FULL) {
-            return null;
+        if (group.waiting.size() >= FULL_PARTS && group.inFlight < MAX_IN_FLIGHT_FULL) {
+            return next(group);
         }
-        return next(group);
+        return null;
     }
 
     /**
