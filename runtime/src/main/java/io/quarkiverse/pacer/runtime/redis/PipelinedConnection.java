@@ -170,7 +170,8 @@ final class PipelinedConnection {
         sweepWithin(sweepPeriodNanos(request.budgetNanos()));
         PendingRequest now = batches.admit(request);
         if (now == null) {
-            // Waits for one of its group's calls in flight to be answered, then goes with the others in one call.
+            // Waits in its group: it goes with the others in one call when one of the group's calls in flight is
+            // answered, or as soon as enough of them wait (RequestBatches.admit).
             return;
         }
         queued.add(now);
